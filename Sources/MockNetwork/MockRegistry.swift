@@ -104,6 +104,7 @@ public final class MockRegistry: Sendable {
 
     /// Answers requests for `url` with a handler in the tutorials' shape, returning an
     /// `HTTPURLResponse` and the body.
+    @_disfavoredOverload  // a handler that only throws picks the MockResponse form
     public func register(
         _ url: String,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,

@@ -44,8 +44,14 @@ enum RequestBody {
         /// Linux's Foundation hands an upload task's body to the protocol neither as `httpBody`
         /// nor as a stream; it is only kept on the task, as `knownBody`.
         static func uploadBody(of task: URLSessionTask) throws -> Data {
-            guard let knownBody = Mirror(reflecting: task).descendant("knownBody") else { return Data() }
-            var value: Any = knownBody
+            // `knownBody` is a stored property of `URLSessionTask`, the upload task's grandparent class.
+            var mirror: Mirror? = Mirror(reflecting: task)
+            var knownBody: Any?
+            while let current = mirror, knownBody == nil {
+                knownBody = current.children.first { $0.label == "knownBody" }?.value
+                mirror = current.superclassMirror
+            }
+            guard var value = knownBody else { return Data() }
             // Unwrap `Optional` and the body enum's case down to its payload.
             while let child = Mirror(reflecting: value).children.first,
                 Mirror(reflecting: value).displayStyle == .optional || Mirror(reflecting: value).displayStyle == .enum

@@ -57,6 +57,7 @@ open class MockNetworkTestCase: XCTestCase {
     }
 
     /// Answers this test's requests for `url` with a handler in the tutorials' shape.
+    @_disfavoredOverload  // a handler that only throws picks the MockResponse form
     public func register(
         _ url: String,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,

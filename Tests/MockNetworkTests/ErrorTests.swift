@@ -1,0 +1,98 @@
+import Foundation
+import MockNetwork
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+final class ErrorTests: XCTestCase {
+    func testThrownURLErrorKeepsItsCode() async throws {
+        let mocks = MockRegistry()
+        mocks.register("https://api.example.com/slow") { _ in throw URLError(.timedOut) }
+        let error = await thrownError { try await mocks.session.data(from: try url("https://api.example.com/slow")) }
+        XCTAssertEqual((error as? URLError)?.code, .timedOut)
+        XCTAssertEqual(mocks.failures, [], "an error a handler throws on purpose is not a test failure")
+    }
+
+    func testThrownCustomErrorArrivesUnchanged() async throws {
+        let mocks = MockRegistry()
+        mocks.register("https://api.example.com/teapot") { _ in throw Teapot(reason: "short and stout") }
+        let error = await thrownError { try await mocks.session.data(from: try url("https://api.example.com/teapot")) }
+        XCTAssertEqual(error as? Teapot, Teapot(reason: "short and stout"))
+    }
+
+    func testFailureHelpersFailWithTheURLErrorCode() async throws {
+        let mocks = MockRegistry()
+        let codes: [URLError.Code] = [.notConnectedToInternet, .timedOut, .cannotFindHost, .networkConnectionLost]
+        for code in codes {
+            mocks.register("https://api.example.com/\(code.rawValue)") { _ in .failure(code) }
+        }
+        for code in codes {
+            let error = await thrownError {
+                try await mocks.session.data(from: try url("https://api.example.com/\(code.rawValue)"))
+            }
+            XCTAssertEqual((error as? URLError)?.code, code)
+        }
+        mocks.register("https://api.example.com/custom") { _ in .failure(Teapot(reason: "custom")) }
+        let error = await thrownError { try await mocks.session.data(from: try url("https://api.example.com/custom")) }
+        XCTAssertEqual(error as? Teapot, Teapot(reason: "custom"))
+    }
+
+    func testCompletionHandlerCallersGetTheSameErrors() throws {
+        let mocks = MockRegistry()
+        mocks.register("https://api.example.com/offline") { _ in .failure(.notConnectedToInternet) }
+        let done = expectation(description: "completion")
+        let received = ErrorBox()
+        mocks.session.dataTask(with: try url("https://api.example.com/offline")) { data, response, error in
+            received.set(error)
+            done.fulfill()
+        }.resume()
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual((received.error as? URLError)?.code, .notConnectedToInternet)
+    }
+
+    func testInvalidStatusThrowsAClearErrorInsteadOfCrashing() async throws {
+        XCTAssertThrowsError(try MockResponse.status(700)) { error in
+            XCTAssertEqual(error as? MockNetworkError, .invalidStatusCode(700))
+            XCTAssertTrue("\(error)".contains("700 is not an HTTP status code. Use a status in 100...599"), "\(error)")
+        }
+        XCTAssertThrowsError(try MockResponse.json("{}", status: 99))
+        XCTAssertNoThrow(try MockResponse.json("{}", status: 599))
+
+        let mocks = MockRegistry()
+        mocks.register("https://api.example.com/bad") { _ in try .status(1000) }
+        let error = await thrownError { try await mocks.session.data(from: try url("https://api.example.com/bad")) }
+        XCTAssertEqual(error as? MockNetworkError, .invalidStatusCode(1000))
+        XCTAssertEqual(mocks.failures.count, 1)
+        XCTAssertEqual(mocks.failures.first?.location?.fileID, "MockNetworkTests/ErrorTests.swift")
+    }
+
+    func testResponseForAnotherURLFailsClearly() async throws {
+        let mocks = MockRegistry()
+        mocks.register("https://api.example.com/a") { _ in
+            let other = try url("https://api.example.com/b")
+            return (try XCTUnwrap(HTTPURLResponse(url: other, statusCode: 200, httpVersion: nil, headerFields: nil)), Data())
+        }
+        let error = await thrownError { try await mocks.session.data(from: try url("https://api.example.com/a")) }
+        XCTAssertEqual(
+            error as? MockNetworkError,
+            .responseURLMismatch(request: "https://api.example.com/a", response: "https://api.example.com/b"))
+        XCTAssertTrue(mocks.failures.first?.message.contains("Build the HTTPURLResponse with the request's URL") ?? false)
+    }
+}
+
+final class ErrorBox: @unchecked Sendable {  // every access to `stored` holds `lock`
+    private let lock = NSLock()
+    private var stored: (any Error)?
+    func set(_ error: (any Error)?) {
+        lock.lock()
+        stored = error
+        lock.unlock()
+    }
+    var error: (any Error)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+}
