@@ -12,5 +12,16 @@ let package = Package(
         .target(name: "MockNetwork"),
         .target(name: "MockNetworkTesting", dependencies: ["MockNetwork"]),
         .testTarget(name: "MockNetworkTests", dependencies: ["MockNetwork", "MockNetworkTesting"]),
+        .target(name: "DogAPI", path: "Examples/DogAPI/Sources/DogAPI"),
+        .testTarget(
+            name: "DogAPITests", dependencies: ["DogAPI", "MockNetworkTesting"],
+            path: "Examples/DogAPI/Tests/DogAPITests"),
+        .target(name: "CatBreeds", path: "Examples/CatBreeds/Sources/CatBreeds"),
+        .testTarget(
+            name: "CatBreedsTests", dependencies: ["CatBreeds", "MockNetworkTesting"],
+            path: "Examples/CatBreeds/Tests/CatBreedsTests", resources: [.copy("Fixtures")]),
+        .executableTarget(
+            name: "CatBreedsDemo", dependencies: ["CatBreeds", "MockNetwork"],
+            path: "Examples/CatBreeds/Sources/CatBreedsDemo", resources: [.copy("Fixtures")]),
     ]
 )
