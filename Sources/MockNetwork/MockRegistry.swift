@@ -8,7 +8,7 @@ import Foundation
 /// A thrown error fails the request with that same error.
 public typealias MockHandler = @Sendable (URLRequest) throws -> (HTTPURLResponse, Data)
 
-/// A set of handlers, keyed by URL, with the `URLSession` that is answered by them.
+/// A set of handlers with the `URLSession` they answer.
 ///
 /// Every registry has its own session (and a ``configuration`` for code that builds its own),
 /// and requests on it see only this registry's handlers, so tests that each make a registry can run
@@ -30,37 +30,37 @@ public final class MockRegistry: Sendable {
     /// `protocolClasses` to route that configuration's sessions here.
     public let protocolClass: URLProtocol.Type
 
-    private let state = Locked(State())
-
-    struct Route: Sendable {
-        let url: URL
-        let respond: @Sendable (URLRequest) throws -> Reply
-        let location: SourceLocation
-        var calls = 0
+    /// What happens to a request no handler matches.
+    public enum Unmatched: Sendable {
+        /// It fails with a `URLError`, and the test fails (the default).
+        case fail
+        /// It goes to the real network, for an app's development build that stubs only some
+        /// endpoints. Never the default: a test that reaches the network is not isolated.
+        case passToNetwork
     }
 
-    enum Reply: Sendable {
-        case http(HTTPURLResponse, Data)
-        case mock(MockResponse)
-    }
+    /// What happens to a request no handler matches.
+    public let unmatched: Unmatched
 
-    struct State: Sendable {
-        var routes: [String: Route] = [:]
-        var requests: [RecordedRequest] = []
-        var failures: [MockFailure] = []
-    }
+    let state = Locked(State())
 
     /// A new registry with no handlers, and its own session.
-    public convenience init() {
-        self.init(protocolClass: nil)
+    ///
+    /// - Parameter unmatched: `.fail` (the default), or `.passToNetwork` to let requests no handler
+    ///   matches go to the real network.
+    public convenience init(unmatched: Unmatched = .fail) {
+        self.init(protocolClass: nil, unmatched: unmatched)
     }
 
-    init(protocolClass: MockURLProtocol.Type?) {
-        let protocolClass = protocolClass ?? Self.directory.withLock { directory in
-            directory.count += 1
-            return ProtocolClasses.make(number: directory.count)
-        }
+    init(protocolClass: MockURLProtocol.Type?, unmatched: Unmatched = .fail) {
+        let protocolClass =
+            protocolClass
+            ?? Self.directory.withLock { directory in
+                directory.count += 1
+                return ProtocolClasses.make(number: directory.count)
+            }
         self.protocolClass = protocolClass
+        self.unmatched = unmatched
         self.session = URLSession(configuration: Self.configuration(routingTo: protocolClass))
         Self.directory.withLock { $0.registries[ObjectIdentifier(protocolClass)] = WeakRegistry(registry: self) }
     }
@@ -89,70 +89,104 @@ public final class MockRegistry: Sendable {
 
     // MARK: Registering
 
-    /// Answers requests for `url` with `handler`, replacing any handler registered for the same URL.
+    /// Answers requests for `url` with `handler`. Registering the same URL (and method) again
+    /// replaces the handler.
     ///
     /// The handler runs on one of Foundation's threads; assert on the request inside it.
-    /// An invalid URL string is reported as a failure of the test, and nothing is registered.
+    ///
+    /// - Parameters:
+    ///   - url: the full URL, query included; see ``RequestMatch`` for looser matching.
+    ///   - method: when given, only requests with this HTTP method.
+    ///   - expectedCalls: when given, the test fails at its end unless the handler answered exactly
+    ///     this many requests.
+    @discardableResult
     public func register(
-        _ url: String,
+        _ url: String, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ handler: @escaping @Sendable (URLRequest) throws -> MockResponse
-    ) {
-        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        add(url, location) { .mock(try handler($0)) }
+    ) -> MockRoute {
+        let match = method.map { RequestMatch.url(url).method($0) } ?? .url(url)
+        return add(
+            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            [{ .mock(try handler($0)) }], repeatsLast: true)
     }
 
     /// Answers requests for `url` with a handler in the tutorials' shape, returning an
     /// `HTTPURLResponse` and the body.
     @_disfavoredOverload  // a handler that only throws picks the MockResponse form
+    @discardableResult
     public func register(
-        _ url: String,
+        _ url: String, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ handler: @escaping MockHandler
-    ) {
-        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        add(url, location) { request in
-            let (response, data) = try handler(request)
-            return .http(response, data)
-        }
+    ) -> MockRoute {
+        let match = method.map { RequestMatch.url(url).method($0) } ?? .url(url)
+        return add(
+            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            [{ let (response, data) = try handler($0); return .http(response, data) }], repeatsLast: true)
     }
 
-    /// Answers requests for `url` with `handler`, replacing any handler registered for the same URL.
+    /// Answers requests that `match` describes with `handler`.
+    @discardableResult
     public func register(
-        _ url: URL,
+        _ match: RequestMatch, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ handler: @escaping @Sendable (URLRequest) throws -> MockResponse
-    ) {
-        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        add(url, location) { .mock(try handler($0)) }
+    ) -> MockRoute {
+        add(
+            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            [{ .mock(try handler($0)) }], repeatsLast: true)
     }
 
-    private func add(_ text: String, _ location: SourceLocation, _ respond: @escaping @Sendable (URLRequest) throws -> Reply) {
-        guard let url = URL(string: text), url.scheme != nil else {
+    /// Answers the requests that `match` describes with `responses`, one each, in order: e.g.
+    /// `[.status(503), .status(503), .json(body)]` for a client that retries. A request after the
+    /// last fails the request and the test.
+    @discardableResult
+    public func register(
+        _ match: RequestMatch, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        sequence responses: [MockResponse]
+    ) -> MockRoute {
+        add(
+            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            responses.map { response in { _ in .mock(response) } }, repeatsLast: false)
+    }
+
+    private func add(
+        _ match: RequestMatch, _ expectedCalls: Int?, _ location: SourceLocation,
+        _ responders: [@Sendable (URLRequest) throws -> Reply], repeatsLast: Bool
+    ) -> MockRoute {
+        if case .invalid(let text) = match.target {
             record(
                 MockFailure(
                     message: "MockNetwork: register(\"\(text)\") is not an absolute URL, so nothing was registered. "
                         + "Give the full URL with its scheme, e.g. \"https://api.example.com/path\".",
                     location: location))
-            return
+            return MockRoute(registry: self, id: -1)
         }
-        add(url, location, respond)
+        return state.withLock { state in
+            state.nextID += 1
+            let route = Route(
+                id: state.nextID, match: match, responders: responders, repeatsLast: repeatsLast,
+                expectedCalls: expectedCalls, location: location)
+            state.insert(route)
+            return MockRoute(registry: self, id: route.id)
+        }
     }
 
-    private func add(_ url: URL, _ location: SourceLocation, _ respond: @escaping @Sendable (URLRequest) throws -> Reply) {
-        let route = Route(url: url, respond: respond, location: location)
-        state.withLock { $0.routes[Self.key(for: url)] = route }
-    }
-
-    /// Removes the handler for `url`, if one is registered.
+    /// Removes the handlers registered for exactly `url` (whatever their other rules).
     public func remove(_ url: String) {
         guard let url = URL(string: url) else { return }
-        _ = state.withLock { $0.routes.removeValue(forKey: Self.key(for: url)) }
+        state.withLock { $0.remove(url: url) }
     }
 
     /// Removes every handler, forgets the recorded requests, and drops failures not yet reported.
     public func reset() {
-        state.withLock { $0 = State() }
+        state.withLock { state in
+            let inFlight = state.inFlight
+            state = State()
+            state.inFlight = inFlight
+        }
     }
 
     // MARK: Reading
@@ -162,15 +196,18 @@ public final class MockRegistry: Sendable {
         state.withLock { $0.requests }
     }
 
-    /// The URLs that have a handler, in no particular order.
-    public var registeredURLs: [URL] {
-        state.withLock { $0.routes.values.map(\.url) }
+    /// The handlers' descriptions (`GET https://…`), in the order they were registered.
+    public var registered: [String] {
+        state.withLock { state in state.routes.values.sorted { $0.id < $1.id }.map(\.match.description) }
     }
 
-    /// How many requests the handler for `url` has answered.
+    /// How many requests the handlers registered for exactly `url` have answered.
     public func callCount(for url: String) -> Int {
         guard let url = URL(string: url) else { return 0 }
-        return state.withLock { $0.routes[Self.key(for: url)]?.calls ?? 0 }
+        let key = URLKeys.key(url, .exact)
+        return state.withLock { state in
+            state.routes.values.filter { $0.urlKey == key }.reduce(0) { $0 + $1.calls }
+        }
     }
 
     /// Problems noticed so far and not yet reported: unmatched requests, invalid registrations,
@@ -187,70 +224,179 @@ public final class MockRegistry: Sendable {
         }
     }
 
+    /// Failures for the end of a test: handlers whose expected number of calls was not met, and
+    /// requests still in flight. Forgets the expectations it reported.
+    package func endOfTestFailures() -> [MockFailure] {
+        state.withLock { state in
+            var out: [MockFailure] = []
+            for route in state.routes.values.sorted(by: { $0.id < $1.id }) {
+                guard let expected = route.expectedCalls, expected != route.calls else { continue }
+                out.append(
+                    MockFailure(
+                        message: "MockNetwork: expected \(expected) call\(expected == 1 ? "" : "s") to "
+                            + "\(route.match.description), got \(route.calls). Check what the code under test "
+                            + "requests, or change expectedCalls.",
+                        location: route.location))
+                state.routes[route.id]?.expectedCalls = nil
+            }
+            let pending = state.inFlight.values.sorted()
+            if !pending.isEmpty {
+                out.append(
+                    MockFailure(
+                        message: "MockNetwork: \(pending.count) request\(pending.count == 1 ? " was" : "s were") still in "
+                            + "flight when the test ended: \(pending.joined(separator: ", ")). Await every request "
+                            + "(or cancel it) before the test returns; delayed responses keep a request open.",
+                        location: nil))
+            }
+            return out
+        }
+    }
+
     func record(_ failure: MockFailure) {
         state.withLock { $0.failures.append(failure) }
     }
 
-    // MARK: Answering
-
-    enum Outcome {
-        case respond(HTTPURLResponse, Data)
-        case fail(any Error)
+    func routeCalls(_ id: Int) -> Int {
+        state.withLock { $0.routes[id]?.calls ?? 0 }
     }
 
-    /// Records `request` (whose `httpBody` holds its body) and answers it from the handlers.
-    func answer(_ request: URLRequest, body: Data) -> Outcome {
+    // MARK: Answering
+
+    enum Reply: Sendable {
+        case http(HTTPURLResponse, Data)
+        case mock(MockResponse)
+    }
+
+    /// What the protocol delivers for one request.
+    struct Answer: Sendable {
+        var result: Result<(HTTPURLResponse, Data), any Error>
+        var delay: TimeInterval = 0
+        var chunkSize: Int?
+        /// The request goes to the real network (`Unmatched.passToNetwork`).
+        var passToNetwork = false
+    }
+
+    static let redirectLimit = 16
+
+    /// Records `request` (whose `httpBody` holds its body) and answers it from the handlers,
+    /// following redirects.
+    func answer(_ request: URLRequest, body: Data) -> Answer {
+        var request = request
+        var body = body
+        var delay: TimeInterval = 0
+        for _ in 0...Self.redirectLimit {
+            let step = answerOnce(request, body: body)
+            guard case .success(let (response, _)) = step.answer.result, step.follow,
+                [301, 302, 303, 307, 308].contains(response.statusCode),
+                let location = response.value(forHTTPHeaderField: "Location"),
+                let next = URL(string: location, relativeTo: response.url ?? request.url)?.absoluteURL
+            else {
+                var answer = step.answer
+                answer.delay += delay
+                return answer
+            }
+            delay += step.answer.delay
+            let method = request.httpMethod ?? "GET"
+            let becomesGET =
+                (response.statusCode == 303 && method != "HEAD")
+                || ([301, 302].contains(response.statusCode) && method == "POST")
+            request.url = next
+            if becomesGET {
+                request.httpMethod = "GET"
+                request.httpBody = nil
+                body = Data()
+                request.setValue(nil, forHTTPHeaderField: "Content-Type")
+                request.setValue(nil, forHTTPHeaderField: "Content-Length")
+            }
+        }
+        return Answer(
+            result: .failure(
+                URLError(
+                    .httpTooManyRedirects,
+                    userInfo: [
+                        NSLocalizedDescriptionKey:
+                            "MockNetwork: more than \(Self.redirectLimit) redirects, starting at \(request.url?.absoluteString ?? "?")."
+                    ])))
+    }
+
+    private func answerOnce(_ request: URLRequest, body: Data) -> (answer: Answer, follow: Bool) {
         let recorded = RecordedRequest(request, body: body)
         let url = recorded.url
-        let key = Self.key(for: url)
-        let route: Route? = state.withLock { state in
+        let chosen: (responder: @Sendable (URLRequest) throws -> Reply, location: SourceLocation)?
+        let exhausted: (count: Int, location: SourceLocation)?
+        (chosen, exhausted) = state.withLock { state in
             state.requests.append(recorded)
-            guard state.routes[key] != nil else { return nil }
-            state.routes[key]!.calls += 1
-            return state.routes[key]
+            guard let id = state.bestRoute(for: request, url: url, body: body) else { return (nil, nil) }
+            state.routes[id]!.calls += 1
+            let route = state.routes[id]!
+            let index = route.calls - 1
+            if index < route.responders.count { return ((route.responders[index], route.location), nil) }
+            if route.repeatsLast, let last = route.responders.last { return ((last, route.location), nil) }
+            return (nil, (route.responders.count, route.location))
         }
-        guard let route else { return .fail(unmatched(recorded)) }
+        if let exhausted {
+            let error = MockNetworkError.sequenceExhausted(
+                request: "\(recorded.method) \(url.absoluteString)", count: exhausted.count)
+            record(MockFailure(message: error.description, location: exhausted.location))
+            return (Answer(result: .failure(error)), false)
+        }
+        guard let chosen else {
+            if unmatched == .passToNetwork { return (Answer(result: .failure(URLError(.unknown)), passToNetwork: true), false) }
+            return (Answer(result: .failure(unmatchedError(recorded))), false)
+        }
         let reply: Reply
         do {
-            reply = try route.respond(request)
+            reply = try chosen.responder(request)
         } catch let error as MockNetworkError {
-            record(MockFailure(message: error.description, location: route.location))
-            return .fail(error)
+            record(MockFailure(message: error.description, location: chosen.location))
+            return (Answer(result: .failure(error)), false)
         } catch {
-            return .fail(error)
+            return (Answer(result: .failure(error)), false)
         }
         switch reply {
         case .http(let response, let data):
-            guard response.url.map(Self.key(for:)) == key else {
+            guard response.url.map({ URLKeys.key($0, .exact) }) == URLKeys.key(url, .exact) else {
                 let error = MockNetworkError.responseURLMismatch(
                     request: url.absoluteString, response: response.url?.absoluteString ?? "(no URL)")
-                record(MockFailure(message: error.description, location: route.location))
-                return .fail(error)
+                record(MockFailure(message: error.description, location: chosen.location))
+                return (Answer(result: .failure(error)), false)
             }
-            return .respond(response, data)
+            return (Answer(result: .success((response, data))), true)
         case .mock(let mock):
-            if let error = mock.error { return .fail(error) }
-            guard let response = HTTPURLResponse(url: url, statusCode: mock.status, httpVersion: "HTTP/1.1", headerFields: mock.headers)
+            if let error = mock.error { return (Answer(result: .failure(error), delay: mock.delay), false) }
+            guard
+                let response = HTTPURLResponse(
+                    url: url, statusCode: mock.status, httpVersion: "HTTP/1.1", headerFields: mock.headers)
             else {
-                return .fail(URLError(.badServerResponse))
+                return (Answer(result: .failure(URLError(.badServerResponse))), false)
             }
-            return .respond(response, mock.body)
+            return (
+                Answer(result: .success((response, mock.body)), delay: mock.delay, chunkSize: mock.chunkSize),
+                mock.followsRedirects
+            )
         }
     }
 
-    private func unmatched(_ request: RecordedRequest) -> URLError {
+    private func unmatchedError(_ request: RecordedRequest) -> URLError {
         let summary = "MockNetwork: no handler for \(request.method) \(request.url.absoluteString)"
-        let registered = registeredURLs.sorted { $0.absoluteString < $1.absoluteString }
+        let registered = state.withLock { state in state.routes.values.sorted { $0.id < $1.id } }
         var lines = [summary + "."]
         if registered.isEmpty {
             lines.append("Nothing is registered.")
         } else {
-            if let nearest = URLDifference.nearest(to: request.url, among: registered) {
-                lines.append(
-                    "Nearest: \(nearest.url.absoluteString) (\(nearest.differences.joined(separator: "; ")))")
+            // Fewest failing rules first; among those, the longest common start of the URL.
+            let requestedText = Array(request.url.absoluteString.utf8)
+            let nearest = registered.map { route in
+                let prefix = route.urlKey.map { zip(requestedText, $0.utf8).prefix { $0 == $1 }.count } ?? 0
+                return (route, route.match.mismatches(request.request, url: request.url, body: request.body), prefix)
+            }.min { a, b in
+                a.1.count != b.1.count ? a.1.count < b.1.count : a.2 > b.2
+            }
+            if let (route, why, _) = nearest {
+                lines.append("Nearest: \(route.match.description) (\(why.joined(separator: "; ")))")
             }
             lines.append("Registered (\(registered.count)):")
-            lines += registered.prefix(10).map { "  \($0.absoluteString)" }
+            lines += registered.prefix(10).map { "  \($0.match.description)" }
             if registered.count > 10 { lines.append("  … and \(registered.count - 10) more") }
         }
         lines.append(
@@ -260,16 +406,20 @@ public final class MockRegistry: Sendable {
         return URLError(
             .resourceUnavailable,
             userInfo: [
-                NSLocalizedDescriptionKey: summary + " (nothing registered matches; see the test's failure for the nearest match).",
+                NSLocalizedDescriptionKey: summary
+                    + " (nothing registered matches; see the test's failure for the nearest match).",
                 NSURLErrorFailingURLErrorKey: request.url,
             ])
     }
 
-    /// The key a URL is registered and looked up under: the URL without its fragment.
-    static func key(for url: URL) -> String {
-        let text = url.absoluteString
-        guard let hash = text.firstIndex(of: "#") else { return text }
-        return String(text[..<hash])
+    // MARK: In flight
+
+    func began(_ id: Int, _ description: String) {
+        state.withLock { $0.inFlight[id] = description }
+    }
+
+    func ended(_ id: Int) {
+        _ = state.withLock { $0.inFlight.removeValue(forKey: id) }
     }
 
     // MARK: Directory of registries
@@ -290,4 +440,13 @@ public final class MockRegistry: Sendable {
         let key = ObjectIdentifier(protocolClass)
         return directory.withLock { $0.registries[key]?.registry }
     }
+}
+
+/// A registered handler, for reading how often it was called.
+public struct MockRoute: Sendable {
+    weak var registry: MockRegistry?
+    let id: Int
+
+    /// How many requests this handler has answered.
+    public var callCount: Int { registry?.routeCalls(id) ?? 0 }
 }

@@ -23,6 +23,12 @@ public struct MockResponse: Sendable {
     public private(set) var body: Data
     /// The error the request fails with instead of answering, if any.
     public private(set) var error: (any Error)?
+    /// How long the answer takes to arrive, in seconds.
+    public private(set) var delay: TimeInterval = 0
+    /// The size of the pieces the body arrives in at a session delegate; `nil` for one piece.
+    public private(set) var chunkSize: Int?
+    /// Whether a 3xx answer with a `Location` is followed (`true`, the default) or returned as it is.
+    public private(set) var followsRedirects = true
 
     /// A response with the given status, headers and body.
     ///
@@ -79,6 +85,25 @@ public struct MockResponse: Sendable {
         try MockResponse(status: status, headers: headers, body: data, contentType: "application/octet-stream")
     }
 
+    /// A body read from the file `name` in `bundle` (such as `Bundle.module` of a test target with
+    /// `resources: [.copy("Fixtures")]`). With no extension in `name`, `.json` is assumed.
+    /// `Content-Type` follows the extension unless `headers` sets it.
+    ///
+    /// - Parameters:
+    ///   - name: the file's name, e.g. `"user"`, `"user.json"` or `"Fixtures/user.json"`.
+    ///   - bundle: the bundle that holds the file.
+    /// - Throws: ``MockNetworkError/missingFixture(name:bundle:)`` naming the bundle and file.
+    public static func fixture(_ name: String, in bundle: Bundle, status: Int = 200, headers: [String: String] = [:])
+        throws -> MockResponse
+    {
+        let file = Fixtures.url(of: name, in: bundle)
+        guard let file, let data = try? Data(contentsOf: file) else {
+            throw MockNetworkError.missingFixture(name: name, bundle: bundle.bundleURL.path)
+        }
+        return try MockResponse(
+            status: status, headers: headers, body: data, contentType: Fixtures.contentType(of: file.pathExtension))
+    }
+
     /// A response with an empty body, such as `.status(204)` or `.status(404)`.
     public static func status(_ status: Int, headers: [String: String] = [:]) throws -> MockResponse {
         try MockResponse(status: status, headers: headers)
@@ -93,6 +118,39 @@ public struct MockResponse: Sendable {
     /// A failure with any error; the caller receives this same error value.
     public static func failure(_ error: any Error) -> MockResponse {
         MockResponse(failure: error)
+    }
+
+    /// A redirect to `location` (absolute, or relative to the request's URL) with status 301, 302,
+    /// 303, 307 or 308. The client ends with the response of the URL it leads to, unless
+    /// ``followingRedirects(_:)`` says otherwise.
+    public static func redirect(to location: String, status: Int = 302, headers: [String: String] = [:]) throws
+        -> MockResponse
+    {
+        guard [301, 302, 303, 307, 308].contains(status) else { throw MockNetworkError.invalidRedirectStatus(status) }
+        return try MockResponse(status: status, headers: headers.merging(["Location": location]) { $1 })
+    }
+
+    /// This response, arriving after `seconds`. A delay past the request's timeout ends the request
+    /// with `URLError(.timedOut)` at the timeout, as the network would.
+    public func delayed(by seconds: TimeInterval) -> MockResponse {
+        var copy = self
+        copy.delay = max(0, seconds)
+        return copy
+    }
+
+    /// This response, with its body arriving at a session delegate in pieces of `size` bytes.
+    /// `data(for:)` and completion handlers still receive the whole body.
+    public func chunked(into size: Int) -> MockResponse {
+        var copy = self
+        copy.chunkSize = max(1, size)
+        return copy
+    }
+
+    /// This 3xx response, followed to its `Location` (`true`) or returned to the client as it is (`false`).
+    public func followingRedirects(_ follow: Bool) -> MockResponse {
+        var copy = self
+        copy.followsRedirects = follow
+        return copy
     }
 
     /// This response with one more header field (replacing a field of the same name).
@@ -112,6 +170,14 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
     case invalidStatusCode(Int)
     /// A handler returned an `HTTPURLResponse` whose URL is not the request's.
     case responseURLMismatch(request: String, response: String)
+    /// A redirect with a status that is not a redirect's.
+    case invalidRedirectStatus(Int)
+    /// A fixture file that is not in the bundle.
+    case missingFixture(name: String, bundle: String)
+    /// A sequence of responses answered every response it had.
+    case sequenceExhausted(request: String, count: Int)
+    /// A download task, which Foundation on Linux cannot complete through a custom protocol.
+    case downloadUnsupported(String)
 
     public var description: String {
         switch self {
@@ -121,6 +187,19 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
         case .responseURLMismatch(let request, let response):
             "MockNetwork: the handler for \(request) returned a response for \(response). Build the "
                 + "HTTPURLResponse with the request's URL (request.url), or return a MockResponse, which does."
+        case .invalidRedirectStatus(let status):
+            "MockNetwork: \(status) is not a redirect status. Use 301, 302, 303, 307 or 308."
+        case .missingFixture(let name, let bundle):
+            "MockNetwork: no fixture \"\(name)\" in the bundle at \(bundle). Add the file to the target's "
+                + "resources (e.g. resources: [.copy(\"Fixtures\")]) and name it as it is in the bundle; "
+                + "without an extension, .json is assumed."
+        case .sequenceExhausted(let request, let count):
+            "MockNetwork: \(request) was requested more often than its \(count) registered responses. "
+                + "Register more responses, or expect fewer requests."
+        case .downloadUnsupported(let url):
+            "MockNetwork: download tasks (\(url)) cannot be mocked on Linux: its Foundation crashes when a "
+                + "custom protocol answers one. Load the data with data(for:) or dataTask(with:) instead, "
+                + "and write it to a file yourself if you need one."
         }
     }
 

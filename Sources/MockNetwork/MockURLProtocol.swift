@@ -18,6 +18,20 @@ public class MockURLProtocol: URLProtocol {
     /// The process-wide registry that sessions configured with `MockURLProtocol.self` are answered from.
     public static let registry = MockRegistry(protocolClass: MockURLProtocol.self)
 
+    /// Where one request is: answered or not, waiting, stopped. Guarded by its lock, because
+    /// `stopLoading` and the end of a wait happen on other threads than `startLoading`.
+    private struct Progress {
+        var started = false
+        var answer: MockRegistry.Answer?
+        var ready = false
+        var finished = false
+        var wait: DispatchWorkItem?
+        var passthrough: URLSessionTask?
+        weak var registry: MockRegistry?
+    }
+
+    private let progress = Locked(Progress())
+
     /// Takes every request, whatever its scheme: a request no handler matches fails instead of
     /// reaching the network.
     override public class func canInit(with request: URLRequest) -> Bool { true }
@@ -27,41 +41,187 @@ public class MockURLProtocol: URLProtocol {
 
     /// Answers the request from the registry this class routes to.
     override public func startLoading() {
+        // Back after a wait: deliver what was waiting (see `wake()`).
+        enum Entry { case first, deliver(MockRegistry.Answer), ignore }
+        let entry: Entry = progress.withLock { progress in
+            if !progress.started {
+                progress.started = true
+                return .first
+            }
+            guard progress.ready, !progress.finished, let answer = progress.answer else { return .ignore }
+            progress.finished = true
+            return .deliver(answer)
+        }
+        switch entry {
+        case .first: break
+        case .deliver(let answer):
+            deliver(answer)
+            return
+        case .ignore: return
+        }
+
         guard let registry = MockRegistry.registry(for: type(of: self)) else {
-            fail(
-                URLError(
+            finish(
+                failure: URLError(
                     .resourceUnavailable,
                     userInfo: [
-                        NSLocalizedDescriptionKey:
-                            "MockNetwork: the MockRegistry behind this session was released. "
+                        NSLocalizedDescriptionKey: "MockNetwork: the MockRegistry behind this session was released. "
                             + "Keep the registry alive for as long as you use its session."
                     ]))
             return
         }
+        #if canImport(FoundationNetworking)
+            if task is URLSessionDownloadTask {
+                let error = MockNetworkError.downloadUnsupported(request.url?.absoluteString ?? "")
+                registry.record(MockFailure(message: error.description, location: nil))
+                finish(failure: error)
+                return
+            }
+        #endif
         let body: Data
         do {
             body = try RequestBody.read(from: request, task: task)
         } catch {
-            fail(error)
+            finish(failure: error)
             return
         }
         var request = self.request
         if request.httpBodyStream != nil { request.httpBodyStream = nil }
         if !body.isEmpty { request.httpBody = body }
-        switch registry.answer(request, body: body) {
-        case .respond(let response, let data):
+
+        var answer = registry.answer(request, body: body)
+        if answer.passToNetwork {
+            registry.began(id, "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")")
+            progress.withLock { $0.registry = registry }
+            passToNetwork(request)
+            return
+        }
+        let timeout = request.timeoutInterval > 0 ? request.timeoutInterval : .infinity
+        if answer.delay >= timeout {
+            answer = MockRegistry.Answer(
+                result: .failure(
+                    URLError(
+                        .timedOut,
+                        userInfo: [
+                            NSLocalizedDescriptionKey: "MockNetwork: the response's delay of \(answer.delay) s is longer "
+                                + "than the request's timeout of \(timeout) s."
+                        ])),
+                delay: timeout)
+        }
+        guard answer.delay > 0 else {
+            progress.withLock { $0.finished = true }
+            deliver(answer)
+            return
+        }
+        registry.began(id, "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")")
+        let this = WeakProtocol(self)
+        let wake = DispatchWorkItem { [answer] in this.value?.wake(with: answer) }
+        progress.withLock { progress in
+            progress.answer = answer
+            progress.wait = wake
+            progress.registry = registry
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + answer.delay, execute: wake)
+    }
+
+    /// Stops a wait or a pass to the network; nothing is delivered after this.
+    override public func stopLoading() {
+        let (wait, passthrough, registry) = progress.withLock { progress in
+            progress.finished = true
+            return (progress.wait, progress.passthrough, progress.registry)
+        }
+        wait?.cancel()
+        passthrough?.cancel()
+        registry?.ended(id)
+    }
+
+    private var id: Int { ObjectIdentifier(self).hashValue }
+
+    /// Ends a wait (on a thread of Dispatch's) by getting back into `startLoading` to deliver.
+    private func wake(with answer: MockRegistry.Answer) {
+        let registry: MockRegistry? = progress.withLock { progress in
+            guard !progress.finished else { return nil }
+            progress.answer = answer
+            progress.ready = true
+            return progress.registry
+        }
+        guard let registry else { return }
+        registry.ended(id)
+        #if canImport(FoundationNetworking)
+            // On Linux, calling the client from any thread but `startLoading`'s crashes at times
+            // (Foundation reads its task registry without a lock). Resuming the task makes
+            // Foundation call `startLoading` again, on its own thread, where the answer is delivered.
+            task?.resume()
+        #else
+            let deliverNow = progress.withLock { progress in
+                guard !progress.finished else { return false }
+                progress.finished = true
+                return true
+            }
+            if deliverNow { deliver(answer) }
+        #endif
+    }
+
+    private func passToNetwork(_ request: URLRequest) {
+        let this = WeakProtocol(self)
+        let task = Self.network.dataTask(with: request) { data, response, error in
+            let result: Result<(HTTPURLResponse, Data), any Error>
+            if let response = response as? HTTPURLResponse {
+                result = .success((response, data ?? Data()))
+            } else {
+                result = .failure(error ?? URLError(.badServerResponse))
+            }
+            this.value?.wake(with: MockRegistry.Answer(result: result))
+        }
+        progress.withLock { $0.passthrough = task }
+        task.resume()
+    }
+
+    /// The real network, for `MockRegistry.Unmatched.passToNetwork`.
+    private static let network = URLSession(configuration: .ephemeral)
+
+    private func deliver(_ answer: MockRegistry.Answer) {
+        switch answer.result {
+        case .success(let (response, data)):
             client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-            if !data.isEmpty { client?.urlProtocol(self, didLoad: data) }
+            if let size = answer.chunkSize, data.count > size, wantsChunks {
+                var offset = data.startIndex
+                while offset < data.endIndex {
+                    let end = data.index(offset, offsetBy: size, limitedBy: data.endIndex) ?? data.endIndex
+                    client?.urlProtocol(self, didLoad: data.subdata(in: offset..<end))
+                    offset = end
+                }
+            } else if !data.isEmpty {
+                client?.urlProtocol(self, didLoad: data)
+            }
             client?.urlProtocolDidFinishLoading(self)
-        case .fail(let error):
-            fail(error)
+        case .failure(let error):
+            client?.urlProtocol(self, didFailWithError: error)
         }
     }
 
-    /// Nothing to stop: every answer is delivered inside `startLoading`.
-    override public func stopLoading() {}
-
-    private func fail(_ error: any Error) {
-        client?.urlProtocol(self, didFailWithError: error)
+    private func finish(failure: any Error) {
+        progress.withLock { $0.finished = true }
+        client?.urlProtocol(self, didFailWithError: failure)
     }
+
+    /// Whether the body may arrive in pieces: only a session delegate sees every piece; on Linux,
+    /// `data(for:)` and completion handlers keep only the last one.
+    private var wantsChunks: Bool {
+        #if canImport(FoundationNetworking)
+            return task?.delegate is URLSessionDataDelegate
+        #else
+            return true
+        #endif
+    }
+}
+
+/// A weak reference to a protocol instance, for the closure that ends its wait on another thread.
+///
+/// `@unchecked Sendable` because `URLProtocol` is not `Sendable`; what that thread does with the
+/// instance is safe: it reads and writes `progress` under its lock, calls `task?.resume()`
+/// (Foundation locks inside), and on Apple platforms calls the client, which they allow from any thread.
+private struct WeakProtocol: @unchecked Sendable {
+    weak var value: MockURLProtocol?
+    init(_ value: MockURLProtocol) { self.value = value }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// How a requested URL differs from a registered one, in words, for unmatched-request failures.
 enum URLDifference {
     /// The differences between `requested` and `registered`, most telling first; empty when equal.
-    static func between(requested: URL, registered: URL) -> [String] {
+    static func between(requested: URL, registered: URL, query: RequestMatch.Query = .exact) -> [String] {
         guard let have = URLComponents(url: requested, resolvingAgainstBaseURL: true),
             let want = URLComponents(url: registered, resolvingAgainstBaseURL: true)
         else { return requested == registered ? [] : ["URL \(requested.absoluteString) ≠ \(registered.absoluteString)"] }
@@ -32,34 +32,17 @@ enum URLDifference {
             }
         }
         let (haveQuery, wantQuery) = (have.percentEncodedQuery, want.percentEncodedQuery)
-        if haveQuery != wantQuery {
+        if query != .ignored, haveQuery != wantQuery {
             let haveItems = (haveQuery ?? "").split(separator: "&").sorted()
             let wantItems = (wantQuery ?? "").split(separator: "&").sorted()
             if haveItems == wantItems {
+                if query == .anyOrder { return out }
                 out.append("query order: requested ?\(haveQuery ?? ""), registered ?\(wantQuery ?? "")")
             } else {
                 out.append("query \(haveQuery.map { "?" + $0 } ?? "(none)") ≠ \(wantQuery.map { "?" + $0 } ?? "(none)")")
             }
         }
         return out
-    }
-
-    /// The registered URL closest to `requested`, with how it differs; `nil` when none is registered.
-    static func nearest(to requested: URL, among registered: [URL]) -> (url: URL, differences: [String])? {
-        var best: (url: URL, differences: [String], prefix: Int)?
-        let requestedText = Array(requested.absoluteString.utf8)
-        for url in registered {
-            let differences = between(requested: requested, registered: url)
-            let prefix = zip(requestedText, url.absoluteString.utf8).prefix { $0 == $1 }.count
-            if let current = best,
-                current.differences.count < differences.count
-                    || (current.differences.count == differences.count && current.prefix >= prefix)
-            {
-                continue
-            }
-            best = (url, differences, prefix)
-        }
-        return best.map { ($0.url, $0.differences) }
     }
 
     private static func show(_ text: String) -> String { text.isEmpty ? "(empty)" : "\"\(text)\"" }

@@ -11,8 +11,8 @@ final class IsolationTests: XCTestCase {
         let first = MockRegistry()
         let second = MockRegistry()
         let target = try url("https://api.example.com/whoami")
-        first.register(target) { _ in try .text("first") }
-        second.register(target) { _ in try .text("second") }
+        first.register(.url(target)) { _ in try .text("first") }
+        second.register(.url(target)) { _ in try .text("second") }
 
         let answers = try await withThrowingTaskGroup(of: (Int, String).self) { group in
             for index in 0..<240 {

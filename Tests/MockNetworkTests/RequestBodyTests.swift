@@ -16,7 +16,7 @@ final class RequestBodyTests: XCTestCase {
     ) async throws {
         let mocks = MockRegistry()
         let target = try url("https://api.example.com/dogs")
-        mocks.register(target) { request in
+        mocks.register(.url(target)) { request in
             XCTAssertEqual(request.httpMethod, "POST", file: file, line: line)
             return try .data(request.httpBody ?? Data("<no body>".utf8))
         }

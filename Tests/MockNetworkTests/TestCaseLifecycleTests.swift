@@ -55,7 +55,7 @@ final class TestCaseLifecycleTests: FailureCapturingTestCase {
 
     func testSyncTestGetsRegistryAndSessionFromSetUp() throws {
         XCTAssertTrue(setUpRan)
-        XCTAssertEqual(mocks.registeredURLs.map(\.absoluteString), ["https://api.example.com/from-setup"])
+        XCTAssertEqual(mocks.registered, ["https://api.example.com/from-setup"])
         XCTAssertTrue(session === mocks.session)
         let done = expectation(description: "answered")
         let box = DataBox()
@@ -92,7 +92,7 @@ final class FreshRegistryPerTestTests: MockNetworkTestCase {
     func testSecond() { check() }
 
     private func check() {
-        XCTAssertEqual(mocks.registeredURLs, [])
+        XCTAssertEqual(mocks.registered, [])
         register("https://api.example.com/leak") { _ in try .status(200) }
         let id = ObjectIdentifier(mocks.protocolClass)
         let seenBefore = Self.seen.value

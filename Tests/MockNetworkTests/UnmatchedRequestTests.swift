@@ -113,7 +113,7 @@ final class UnmatchedRequestTests: XCTestCase {
     func testRegisteringSomethingThatIsNoURLIsAFailureNotACrash() {
         let mocks = MockRegistry()
         mocks.register("dog.ceo/api") { _ in try .status(200) }
-        XCTAssertEqual(mocks.registeredURLs, [])
+        XCTAssertEqual(mocks.registered, [])
         XCTAssertEqual(
             mocks.failures.first?.message,
             "MockNetwork: register(\"dog.ceo/api\") is not an absolute URL, so nothing was registered. "
@@ -127,6 +127,6 @@ final class UnmatchedRequestTests: XCTestCase {
         mocks.register("https://api.example.com/v") { _ in try .text("second") }
         let (data, _) = try await mocks.session.data(from: try url("https://api.example.com/v"))
         XCTAssertEqual(String(decoding: data, as: UTF8.self), "second")
-        XCTAssertEqual(mocks.registeredURLs.count, 1)
+        XCTAssertEqual(mocks.registered, ["https://api.example.com/v"])
     }
 }

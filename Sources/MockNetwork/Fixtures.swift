@@ -1,0 +1,32 @@
+import Foundation
+
+/// Finding fixture files in bundles.
+enum Fixtures {
+    /// The file `name` in `bundle`: tried as given, with `.json` when it has no extension, and
+    /// under a `Fixtures` folder.
+    static func url(of name: String, in bundle: Bundle) -> URL? {
+        let nameURL = URL(fileURLWithPath: name)
+        let ext = nameURL.pathExtension.isEmpty ? "json" : nameURL.pathExtension
+        let base = nameURL.pathExtension.isEmpty ? name : String(name.dropLast(ext.count + 1))
+        let folder = (base as NSString).deletingLastPathComponent
+        let file = (base as NSString).lastPathComponent
+        for subdirectory in [folder, folder.isEmpty ? "Fixtures" : folder + "/Fixtures"] {
+            if let url = bundle.url(forResource: file, withExtension: ext, subdirectory: subdirectory.isEmpty ? nil : subdirectory) {
+                return url
+            }
+        }
+        return nil
+    }
+
+    static func contentType(of pathExtension: String) -> String {
+        switch pathExtension.lowercased() {
+        case "json", "har": "application/json"
+        case "txt": "text/plain; charset=utf-8"
+        case "html", "htm": "text/html; charset=utf-8"
+        case "xml": "application/xml"
+        case "png": "image/png"
+        case "jpg", "jpeg": "image/jpeg"
+        default: "application/octet-stream"
+        }
+    }
+}

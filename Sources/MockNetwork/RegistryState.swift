@@ -1,0 +1,96 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension MockRegistry {
+    struct Route: Sendable {
+        let id: Int
+        let match: RequestMatch
+        let responders: [@Sendable (URLRequest) throws -> Reply]
+        let repeatsLast: Bool
+        var expectedCalls: Int?
+        let location: SourceLocation
+        var calls = 0
+
+        /// The exact-URL key of a URL route, `nil` for patterns.
+        var urlKey: String? {
+            if case .url(let url, _) = match.target { return URLKeys.key(url, .exact) }
+            return nil
+        }
+    }
+
+    /// The handlers, filed for a lookup that does not grow with their number: URL routes by the key
+    /// of their URL (one index per way of matching the query), patterns in a list.
+    struct State: Sendable {
+        var routes: [Int: Route] = [:]
+        var byURL: [RequestMatch.Query: [String: [Int]]] = [:]
+        var patterns: [Int] = []
+        var nextID = 0
+        var requests: [RecordedRequest] = []
+        var failures: [MockFailure] = []
+        var inFlight: [Int: String] = [:]
+
+        mutating func insert(_ route: Route) {
+            switch route.match.target {
+            case .url(let url, let query):
+                let key = URLKeys.key(url, query)
+                var ids = byURL[query, default: [:]][key, default: []]
+                if let signature = route.match.signature,
+                    let same = ids.firstIndex(where: { routes[$0]?.match.signature == signature })
+                {
+                    routes[ids[same]] = nil
+                    ids.remove(at: same)
+                }
+                ids.append(route.id)
+                byURL[query, default: [:]][key] = ids
+            case .pattern:
+                if let signature = route.match.signature,
+                    let same = patterns.firstIndex(where: { routes[$0]?.match.signature == signature })
+                {
+                    routes[patterns[same]] = nil
+                    patterns.remove(at: same)
+                }
+                patterns.append(route.id)
+            case .invalid:
+                return
+            }
+            routes[route.id] = route
+        }
+
+        mutating func remove(url: URL) {
+            let key = URLKeys.key(url, .exact)
+            for (id, route) in routes where route.urlKey == key {
+                routes[id] = nil
+            }
+            for query in byURL.keys {
+                for (bucket, ids) in byURL[query] ?? [:] {
+                    byURL[query]?[bucket] = ids.filter { routes[$0] != nil }
+                }
+            }
+        }
+
+        /// The most specific route that matches, the latest among equals.
+        func bestRoute(for request: URLRequest, url: URL, body: Data) -> Int? {
+            var best: Route?
+            func consider(_ id: Int, checkURL: Bool) {
+                guard let route = routes[id] else { return }
+                if let current = best {
+                    let (a, b) = (route.match.specificity, current.match.specificity)
+                    if a < b || (a == b && route.id < current.id) { return }
+                }
+                let mismatches =
+                    checkURL
+                    ? route.match.mismatches(request, url: url, body: body)
+                    : route.match.ruleMismatches(request, body: body)
+                if mismatches.isEmpty { best = route }
+            }
+            for (query, index) in byURL {
+                for id in index[URLKeys.key(url, query)] ?? [] { consider(id, checkURL: false) }
+            }
+            for id in patterns { consider(id, checkURL: true) }
+            return best?.id
+        }
+    }
+}
