@@ -386,11 +386,14 @@ public final class MockRegistry: Sendable {
         } else {
             // Fewest failing rules first; among those, the longest common start of the URL.
             let requestedText = Array(request.url.absoluteString.utf8)
-            let nearest = registered.map { route in
-                let prefix = route.urlKey.map { zip(requestedText, $0.utf8).prefix { $0 == $1 }.count } ?? 0
-                return (route, route.match.mismatches(request.request, url: request.url, body: request.body), prefix)
-            }.min { a, b in
-                a.1.count != b.1.count ? a.1.count < b.1.count : a.2 > b.2
+            var nearest: (route: Route, why: [String], prefix: Int)?
+            for route in registered {
+                let why = route.match.mismatches(request.request, url: request.url, body: request.body)
+                let prefix = Self.commonPrefix(requestedText, route.urlKey ?? "")
+                if let best = nearest, best.why.count < why.count || (best.why.count == why.count && best.prefix >= prefix) {
+                    continue
+                }
+                nearest = (route, why, prefix)
             }
             if let (route, why, _) = nearest {
                 lines.append("Nearest: \(route.match.description) (\(why.joined(separator: "; ")))")
@@ -410,6 +413,15 @@ public final class MockRegistry: Sendable {
                     + " (nothing registered matches; see the test's failure for the nearest match).",
                 NSURLErrorFailingURLErrorKey: request.url,
             ])
+    }
+
+    private static func commonPrefix(_ a: [UInt8], _ b: String) -> Int {
+        var count = 0
+        for (x, y) in zip(a, b.utf8) {
+            guard x == y else { break }
+            count += 1
+        }
+        return count
     }
 
     // MARK: In flight
