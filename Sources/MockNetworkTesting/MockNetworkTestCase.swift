@@ -42,27 +42,49 @@ open class MockNetworkTestCase: XCTestCase {
 
     /// Reports what the registry noticed as failures of this test, then drops the registry.
     override open func tearDown() {
-        current?.verify()
+        if let current {
+            Lifecycle.end(
+                current, fallback: MockNetwork.SourceLocation(fileID: #fileID, filePath: #filePath, line: #line),
+                file: #filePath, line: #line)
+        }
         current = nil
         super.tearDown()
     }
 
     /// Answers this test's requests for `url` with `handler`; see ``MockNetwork/MockRegistry``.
+    @discardableResult
     public func register(
-        _ url: String,
+        _ url: String, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ handler: @escaping @Sendable (URLRequest) throws -> MockResponse
-    ) {
-        mocks.register(url, fileID: fileID, filePath: filePath, line: line, column: column, handler)
+    ) -> MockRoute {
+        mocks.register(
+            url, method: method, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
+            column: column, handler)
     }
 
     /// Answers this test's requests for `url` with a handler in the tutorials' shape.
     @_disfavoredOverload  // a handler that only throws picks the MockResponse form
+    @discardableResult
     public func register(
-        _ url: String,
+        _ url: String, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ handler: @escaping MockHandler
-    ) {
-        mocks.register(url, fileID: fileID, filePath: filePath, line: line, column: column, handler)
+    ) -> MockRoute {
+        mocks.register(
+            url, method: method, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
+            column: column, handler)
+    }
+
+    /// Answers this test's requests that `match` describes with `handler`.
+    @discardableResult
+    public func register(
+        _ match: RequestMatch, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        _ handler: @escaping @Sendable (URLRequest) throws -> MockResponse
+    ) -> MockRoute {
+        mocks.register(
+            match, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line, column: column,
+            handler)
     }
 }

@@ -4,46 +4,67 @@ import XCTest
 
 /// The one way a failure reaches the test runner: `Issue.record` when a Swift Testing test is
 /// running on this task, `XCTFail` otherwise.
+///
+/// Failures noticed on Foundation's threads have no current test there; registries keep them,
+/// and they are reported from the test's own task, at the end of the test (see `Lifecycle`).
 enum Reporter {
+    /// Reports `message`. Swift Testing shows it at `location` (a registration) or else at
+    /// `fallback` (the test, or the `verify()` call); XCTest at `file` and `line`, with
+    /// `location` named in the message.
     static func fail(
-        _ message: String,
-        fileID: String, filePath: StaticString, line: UInt, column: UInt
+        _ message: String, at location: MockNetwork.SourceLocation?, fallback: MockNetwork.SourceLocation,
+        file: StaticString, line: UInt
     ) {
         if Test.current != nil {
+            let place = location ?? fallback
             Issue.record(
                 Comment(rawValue: message),
                 sourceLocation: Testing.SourceLocation(
-                    fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column)))
+                    fileID: place.fileID, filePath: place.filePath, line: place.line, column: place.column))
         } else {
-            XCTFail(message, file: filePath, line: line)
+            let text = location.map { message + "\n(registered at \($0))" } ?? message
+            XCTFail(text, file: file, line: line)
+        }
+    }
+}
+
+/// The end of a test, shared by ``MockNetworkTestCase``, `verify()` and the `.mockNetwork` trait.
+enum Lifecycle {
+    /// Reports what `registry` noticed (unmatched requests, invalid registrations and responses,
+    /// unmet expected call counts, requests still in flight), then forgets it.
+    static func report(
+        _ registry: MockRegistry, fallback: MockNetwork.SourceLocation, file: StaticString, line: UInt
+    ) {
+        for failure in registry.takeFailures() + registry.endOfTestFailures() {
+            Reporter.fail(failure.message, at: failure.location, fallback: fallback, file: file, line: line)
         }
     }
 
-    /// Reports `failure` at its registration when it has one and Swift Testing can take it,
-    /// else at the given place.
-    static func fail(_ failure: MockFailure, fileID: String, filePath: StaticString, line: UInt, column: UInt) {
-        if let location = failure.location, Test.current != nil {
-            Issue.record(
-                Comment(rawValue: failure.message),
-                sourceLocation: Testing.SourceLocation(
-                    fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column))
-        } else {
-            let message = failure.location.map { failure.message + "\n(registered at \($0))" } ?? failure.message
-            fail(message, fileID: fileID, filePath: filePath, line: line, column: column)
+    /// Reports, then cancels what is still in flight and empties the registry.
+    static func end(
+        _ registry: MockRegistry, fallback: MockNetwork.SourceLocation, file: StaticString, line: UInt
+    ) {
+        report(registry, fallback: fallback, file: file, line: line)
+        registry.session.getAllTasks { tasks in
+            for task in tasks { task.cancel() }
         }
+        registry.reset()
     }
 }
 
 extension MockRegistry {
     /// Reports every problem this registry noticed (unmatched requests, invalid registrations and
-    /// responses) as a failure of the running test, then forgets them.
+    /// responses, handlers not called as often as expected, requests still in flight) as a
+    /// failure of the running test, XCTest or Swift Testing, then forgets them.
     ///
-    /// Call it at the end of a test, e.g. from `tearDown()`; ``MockNetworkTestCase`` does.
+    /// Call it at the end of a test, e.g. from `tearDown()`; ``MockNetworkTestCase`` and the
+    /// `.mockNetwork` trait do it for you.
     public func verify(
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
-        for failure in takeFailures() {
-            Reporter.fail(failure, fileID: fileID, filePath: filePath, line: line, column: column)
-        }
+        Lifecycle.report(
+            self,
+            fallback: MockNetwork.SourceLocation(fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column)),
+            file: filePath, line: line)
     }
 }

@@ -1,0 +1,117 @@
+import Foundation
+import MockNetwork
+import MockNetworkTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The exact texts of the failures reported under Swift Testing.
+@Suite struct FailureReportingTests {
+    func get(_ text: String, from mocks: MockRegistry) async throws {
+        _ = try? await mocks.session.data(from: try #require(URL(string: text)))
+    }
+
+    @Test func unmatchedRequestIsReportedWithNearestMatchAndFix() async throws {
+        let mocks = MockRegistry()
+        mocks.register("https://api.example.com/users") { _ in try .status(200) }
+        try await get("https://api.example.com/users/", from: mocks)
+        withKnownIssue {
+            mocks.verify()
+        } matching: { issue in
+            issue.comments.map(\.rawValue) == [
+                """
+                MockNetwork: no handler for GET https://api.example.com/users/.
+                Nearest: https://api.example.com/users (trailing slash: the requested path ends in "/", the registered "/users" does not)
+                Registered (1):
+                  https://api.example.com/users
+                Fix: register a handler for this URL, e.g. register("https://api.example.com/users/") { _ in try .status(200) }, \
+                or correct the URL the client builds.
+                """
+            ]
+        }
+        #expect(mocks.failures == [], "verify() forgets what it reported")
+    }
+
+    @Test func unmetExpectedCallCountNamesURLExpectedAndActual() async throws {
+        let mocks = MockRegistry()
+        let line = #line + 1
+        mocks.register("https://api.example.com/token", method: "POST", expectedCalls: 2) { _ in try .status(200) }
+        var request = URLRequest(url: try #require(URL(string: "https://api.example.com/token")))
+        request.httpMethod = "POST"
+        _ = try await mocks.session.data(for: request)
+        withKnownIssue {
+            mocks.verify()
+        } matching: { issue in
+            issue.comments.map(\.rawValue) == [
+                "MockNetwork: expected 2 calls to POST https://api.example.com/token, got 1. "
+                    + "Check what the code under test requests, or change expectedCalls."
+            ] && issue.sourceLocation?.line == line
+        }
+    }
+
+    @Test func requestStillInFlightAtTheEndIsReported() async throws {
+        let mocks = MockRegistry()
+        mocks.register("https://api.example.com/slow") { _ in try MockResponse.status(200).delayed(by: 30) }
+        let pending = Task { try await mocks.session.data(from: try #require(URL(string: "https://api.example.com/slow"))) }
+        try await waitUntil { mocks.requests.count == 1 }
+        withKnownIssue {
+            mocks.verify()
+        } matching: { issue in
+            issue.comments.map(\.rawValue) == [
+                "MockNetwork: 1 request was still in flight when the test ended: GET https://api.example.com/slow. "
+                    + "Await every request (or cancel it) before the test returns; delayed responses keep a request open."
+            ]
+        }
+        pending.cancel()
+        let error = await #expect(throws: URLError.self) { try await pending.value }
+        #expect(error?.code == .cancelled)
+    }
+
+    @Test func invalidStatusIsReportedAtTheRegistration() async throws {
+        let mocks = MockRegistry()
+        let line = #line + 1
+        mocks.register("https://api.example.com/bad") { _ in try .status(1000) }
+        try await get("https://api.example.com/bad", from: mocks)
+        withKnownIssue {
+            mocks.verify()
+        } matching: { issue in
+            issue.comments.first?.rawValue.hasPrefix("MockNetwork: 1000 is not an HTTP status code.") == true
+                && issue.sourceLocation?.line == line
+                && issue.sourceLocation?.fileID == "MockNetworkTests/FailureReportingTests.swift"
+        }
+    }
+
+    @Test func traitReportsAtTheEndOfTheTest() async throws {
+        let test = try #require(Test.current)
+        try await withKnownIssue {
+            try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
+                let mocks = MockRegistry.current
+                _ = try? await mocks.session.data(from: try #require(URL(string: "https://api.example.com/nothing")))
+            }
+        } matching: { issue in
+            issue.comments.first?.rawValue.hasPrefix("MockNetwork: no handler for GET https://api.example.com/nothing.")
+                == true && issue.sourceLocation?.line == test.sourceLocation.line
+        }
+    }
+
+    @Test func currentOutsideTheTraitSaysHowToFixIt() {
+        withKnownIssue {
+            _ = MockRegistry.current
+        } matching: { issue in
+            issue.comments.map(\.rawValue) == [
+                "MockNetwork: MockRegistry.current was read outside a test with the .mockNetwork trait, so there is "
+                    + "no registry for this test. Add the trait: @Test(.mockNetwork) or @Suite(.mockNetwork)."
+            ]
+        }
+    }
+}
+
+/// Polls `condition` every 10 ms for up to 10 s.
+func waitUntil(_ condition: @Sendable () -> Bool) async throws {
+    for _ in 0..<1000 where !condition() {
+        try await Task.sleep(nanoseconds: 10_000_000)
+    }
+    #expect(condition())
+}
