@@ -11,7 +11,9 @@ let package = Package(
     targets: [
         .target(name: "MockNetwork"),
         .target(name: "MockNetworkTesting", dependencies: ["MockNetwork"]),
-        .testTarget(name: "MockNetworkTests", dependencies: ["MockNetwork", "MockNetworkTesting"]),
+        .executableTarget(name: "MockNetworkBenchmark", dependencies: ["MockNetwork"]),
+        .testTarget(
+            name: "MockNetworkTests", dependencies: ["MockNetwork", "MockNetworkTesting"], resources: [.copy("Fixtures")]),
         .target(name: "DogAPI", path: "Examples/DogAPI/Sources/DogAPI"),
         .testTarget(
             name: "DogAPITests", dependencies: ["DogAPI", "MockNetworkTesting"],

@@ -43,16 +43,24 @@ public final class MockRegistry: Sendable {
     public let unmatched: Unmatched
 
     let state = Locked(State())
+    private let context = Locked<HandlerContext?>(nil)
+
+    /// How many of the latest requests ``requests`` keeps.
+    public let requestLogLimit: Int
 
     /// A new registry with no handlers, and its own session.
     ///
-    /// - Parameter unmatched: `.fail` (the default), or `.passToNetwork` to let requests no handler
-    ///   matches go to the real network.
-    public convenience init(unmatched: Unmatched = .fail) {
-        self.init(protocolClass: nil, unmatched: unmatched)
+    /// - Parameters:
+    ///   - unmatched: `.fail` (the default), or `.passToNetwork` to let requests no handler
+    ///     matches go to the real network.
+    ///   - requestLogLimit: how many of the latest requests ``requests`` keeps, so that a long
+    ///     stress test does not keep every request in memory.
+    public convenience init(unmatched: Unmatched = .fail, requestLogLimit: Int = 10_000) {
+        self.init(protocolClass: nil, unmatched: unmatched, requestLogLimit: requestLogLimit)
     }
 
-    init(protocolClass: MockURLProtocol.Type?, unmatched: Unmatched = .fail) {
+    init(protocolClass: MockURLProtocol.Type?, unmatched: Unmatched = .fail, requestLogLimit: Int = 10_000) {
+        self.requestLogLimit = max(1, requestLogLimit)
         let protocolClass =
             protocolClass
             ?? Self.directory.withLock { directory in
@@ -183,17 +191,21 @@ public final class MockRegistry: Sendable {
     /// Removes every handler, forgets the recorded requests, and drops failures not yet reported.
     public func reset() {
         state.withLock { state in
-            let inFlight = state.inFlight
+            // Requests still in flight stay in flight, and route numbers are never reused, so a
+            // `MockRoute` kept from before the reset does not read a new route's count.
+            let (inFlight, nextID) = (state.inFlight, state.nextID)
             state = State()
-            state.inFlight = inFlight
+            (state.inFlight, state.nextID) = (inFlight, nextID)
         }
     }
 
     // MARK: Reading
 
-    /// Every request this registry received, answered or not, in the order they arrived.
+    /// The requests this registry received, answered or not, in the order they arrived: all of
+    /// them, or the latest ``requestLogLimit`` when there were more.
     public var requests: [RecordedRequest] {
-        state.withLock { $0.requests }
+        let limit = requestLogLimit
+        return state.withLock { Array($0.requests.suffix(limit)) }
     }
 
     /// The handlers' descriptions (`GET https://…`), in the order they were registered.
@@ -239,7 +251,7 @@ public final class MockRegistry: Sendable {
                         location: route.location))
                 state.routes[route.id]?.expectedCalls = nil
             }
-            let pending = state.inFlight.values.sorted()
+            let pending = state.inFlight.values.map { "\($0.httpMethod ?? "GET") \($0.url?.absoluteString ?? "")" }.sorted()
             if !pending.isEmpty {
                 out.append(
                     MockFailure(
@@ -322,10 +334,12 @@ public final class MockRegistry: Sendable {
     private func answerOnce(_ request: URLRequest, body: Data) -> (answer: Answer, follow: Bool) {
         let recorded = RecordedRequest(request, body: body)
         let url = recorded.url
+        let limit = requestLogLimit
         let chosen: (responder: @Sendable (URLRequest) throws -> Reply, location: SourceLocation)?
         let exhausted: (count: Int, location: SourceLocation)?
         (chosen, exhausted) = state.withLock { state in
             state.requests.append(recorded)
+            if state.requests.count >= 2 * limit { state.requests.removeFirst(limit) }
             guard let id = state.bestRoute(for: request, url: url, body: body) else { return (nil, nil) }
             state.routes[id]!.calls += 1
             let route = state.routes[id]!
@@ -384,16 +398,15 @@ public final class MockRegistry: Sendable {
         if registered.isEmpty {
             lines.append("Nothing is registered.")
         } else {
-            // Fewest failing rules first; among those, the longest common start of the URL.
+            // A handler whose URL fits first; then fewest failing rules; then the longest common start of the URL.
             let requestedText = Array(request.url.absoluteString.utf8)
-            var nearest: (route: Route, why: [String], prefix: Int)?
+            var nearest: (route: Route, why: [String], rank: (Int, Int, Int))?
             for route in registered {
                 let why = route.match.mismatches(request.request, url: request.url, body: request.body)
-                let prefix = Self.commonPrefix(requestedText, route.urlKey ?? "")
-                if let best = nearest, best.why.count < why.count || (best.why.count == why.count && best.prefix >= prefix) {
-                    continue
-                }
-                nearest = (route, why, prefix)
+                let urlFits = why.count == route.match.ruleMismatches(request.request, body: request.body).count
+                let rank = (urlFits ? 0 : 1, why.count, -Self.commonPrefix(requestedText, route.urlKey ?? ""))
+                if let best = nearest, best.rank <= rank { continue }
+                nearest = (route, why, rank)
             }
             if let (route, why, _) = nearest {
                 lines.append("Nearest: \(route.match.description) (\(why.joined(separator: "; ")))")
@@ -426,12 +439,24 @@ public final class MockRegistry: Sendable {
 
     // MARK: In flight
 
-    func began(_ id: Int, _ description: String) {
-        state.withLock { $0.inFlight[id] = description }
+    func began(_ id: Int, _ request: URLRequest) {
+        state.withLock { $0.inFlight[id] = request }
     }
 
     func ended(_ id: Int) {
         _ = state.withLock { $0.inFlight.removeValue(forKey: id) }
+    }
+
+    // MARK: Where handlers run
+
+    /// Runs a handler's work somewhere of the caller's choosing (the `.mockNetwork` trait: inside
+    /// the test's task, so that `#expect` in a handler is an issue of that test).
+    package typealias HandlerContext = @Sendable (@escaping @Sendable () -> Void) -> Void
+
+    /// Where this registry's handlers run: `nil` for the protocol's own thread.
+    package var handlerContext: HandlerContext? {
+        get { context.withLock { $0 } }
+        set { context.withLock { $0 = newValue } }
     }
 
     // MARK: Directory of registries

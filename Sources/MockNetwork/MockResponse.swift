@@ -178,7 +178,11 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
     case sequenceExhausted(request: String, count: Int)
     /// A download task, which Foundation on Linux cannot complete through a custom protocol.
     case downloadUnsupported(String)
+    /// A file that ``MockRegistry/stubs(_:variant:in:unmatched:)`` serves and that is not in the
+    /// variant's folder of the bundle.
+    case missingStub(name: String, variant: String, bundle: String)
 
+    /// What went wrong, then how to fix it.
     public var description: String {
         switch self {
         case .invalidStatusCode(let status):
@@ -196,6 +200,10 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
         case .sequenceExhausted(let request, let count):
             "MockNetwork: \(request) was requested more often than its \(count) registered responses. "
                 + "Register more responses, or expect fewer requests."
+        case .missingStub(let name, let variant, let bundle):
+            "MockNetwork: no file \"\(name)\" for the stub variant \"\(variant)\" in the bundle at \(bundle) "
+                + "(looked for \(AppStubs.candidates(for: name, variant: variant).joined(separator: " and "))). "
+                + "Add the file to that variant's folder, or point the URL at a file that exists."
         case .downloadUnsupported(let url):
             "MockNetwork: download tasks (\(url)) cannot be mocked on Linux: its Foundation crashes when a "
                 + "custom protocol answers one. Load the data with data(for:) or dataTask(with:) instead, "
@@ -203,5 +211,6 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
         }
     }
 
+    /// The ``description``, for `localizedDescription`.
     public var errorDescription: String? { description }
 }

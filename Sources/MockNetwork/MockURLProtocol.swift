@@ -89,37 +89,64 @@ public class MockURLProtocol: URLProtocol {
         if request.httpBodyStream != nil { request.httpBodyStream = nil }
         if !body.isEmpty { request.httpBody = body }
 
-        var answer = registry.answer(request, body: body)
+        // In flight from here until delivered or stopped.
+        registry.began(id, request)
+        progress.withLock { $0.registry = registry }
+        if let context = registry.handlerContext {
+            // The handler runs where the registry's owner says (see `MockRegistry.HandlerContext`);
+            // the answer comes back into `startLoading` as after a delay.
+            let this = WeakProtocol(self)
+            context { [request, body] in
+                this.value?.proceed(registry.answer(request, body: body), request, registry, inStartLoading: false)
+            }
+            return
+        }
+        proceed(registry.answer(request, body: body), request, registry, inStartLoading: true)
+    }
+
+    /// Delivers `answer` now, after its delay (or the timeout, if that comes first), or after the
+    /// real network answered. Off `startLoading`, delivery goes through `wake(with:)`.
+    private func proceed(
+        _ answer: MockRegistry.Answer, _ request: URLRequest, _ registry: MockRegistry, inStartLoading: Bool
+    ) {
         if answer.passToNetwork {
-            registry.began(id, "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")")
-            progress.withLock { $0.registry = registry }
             passToNetwork(request)
             return
         }
-        let timeout = request.timeoutInterval > 0 ? request.timeoutInterval : .infinity
-        if answer.delay >= timeout {
-            answer = MockRegistry.Answer(
-                result: .failure(
-                    URLError(
-                        .timedOut,
-                        userInfo: [
-                            NSLocalizedDescriptionKey: "MockNetwork: the response's delay of \(answer.delay) s is longer "
-                                + "than the request's timeout of \(timeout) s."
-                        ])),
-                delay: timeout)
+        var answer = answer
+        if answer.delay > 0 {
+            let timeout = TaskInternals.timeout(of: request, task: task)
+            if answer.delay >= timeout {
+                answer = MockRegistry.Answer(
+                    result: .failure(
+                        URLError(
+                            .timedOut,
+                            userInfo: [
+                                NSLocalizedDescriptionKey: "MockNetwork: the response's delay of \(answer.delay) s is "
+                                    + "longer than the request's timeout of \(timeout) s."
+                            ])),
+                    delay: timeout)
+            }
         }
         guard answer.delay > 0 else {
-            progress.withLock { $0.finished = true }
-            deliver(answer)
+            if inStartLoading {
+                let deliverNow = progress.withLock { progress in
+                    defer { progress.finished = true }
+                    return !progress.finished
+                }
+                // Out of flight before the caller can see the answer (and end its test).
+                registry.ended(id)
+                if deliverNow { deliver(answer) }
+            } else {
+                wake(with: answer)
+            }
             return
         }
-        registry.began(id, "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")")
         let this = WeakProtocol(self)
         let wake = DispatchWorkItem { [answer] in this.value?.wake(with: answer) }
         progress.withLock { progress in
             progress.answer = answer
             progress.wait = wake
-            progress.registry = registry
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + answer.delay, execute: wake)
     }
@@ -206,10 +233,11 @@ public class MockURLProtocol: URLProtocol {
     }
 
     /// Whether the body may arrive in pieces: only a session delegate sees every piece; on Linux,
-    /// `data(for:)` and completion handlers keep only the last one.
+    /// `data(for:)` and completion handlers keep only the last one, and `task?.delegate` is the
+    /// session's delegate for those too, so it cannot tell them apart (see ``TaskInternals``).
     private var wantsChunks: Bool {
         #if canImport(FoundationNetworking)
-            return task?.delegate is URLSessionDataDelegate
+            return TaskInternals.deliversEveryChunk(task)
         #else
             return true
         #endif

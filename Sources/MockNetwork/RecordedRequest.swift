@@ -33,6 +33,56 @@ public struct RecordedRequest: Sendable, Equatable {
     public func header(_ name: String) -> String? {
         headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
+
+    /// This request as a `curl` command line, to replay it against a real server while debugging.
+    ///
+    /// The method comes with `-X` unless it is `GET`; each header with `-H`, sorted by name
+    /// (case-insensitively); the body with `--data-binary`; the URL last. Arguments are
+    /// single-quoted for a POSIX shell (a `'` inside becomes `'\''`). A body that is not UTF-8 text
+    /// is written as `$'…'` with `\xNN` escapes, which bash and zsh read (a NUL byte still ends the
+    /// argument there: no command line can carry one).
+    ///
+    /// ```
+    /// curl -X POST -H 'Content-Type: application/json' --data-binary '{"name":"Rex"}' 'https://api.example.com/dogs'
+    /// ```
+    public var curlCommand: String {
+        var words = ["curl"]
+        if method != "GET" { words += ["-X", Self.shellWord(method)] }
+        let sorted = headers.sorted { ($0.key.lowercased(), $0.key) < ($1.key.lowercased(), $1.key) }
+        for (name, value) in sorted { words += ["-H", Self.shellQuoted("\(name): \(value)")] }
+        if !body.isEmpty { words += ["--data-binary", Self.shellQuoted(body)] }
+        words.append(Self.shellQuoted(url.absoluteString))
+        return words.joined(separator: " ")
+    }
+
+    /// `text` as it is when the shell would read it as one word unchanged, else single-quoted.
+    private static func shellWord(_ text: String) -> String {
+        let safe = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".unicodeScalars)
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy(safe.contains)
+        return plain ? text : shellQuoted(text)
+    }
+
+    /// `text` in single quotes, each `'` in it closed, escaped and reopened.
+    private static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+
+    /// UTF-8 text without NUL in single quotes; other bytes in `$'…'` with `\xNN` escapes.
+    private static func shellQuoted(_ data: Data) -> String {
+        if !data.contains(0), let text = String(data: data, encoding: .utf8) { return shellQuoted(text) }
+        var out = "$'"
+        for byte in data {
+            switch byte {
+            case UInt8(ascii: "'"): out += #"\'"#
+            case UInt8(ascii: "\\"): out += #"\\"#
+            case 0x20...0x7E: out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16)
+                out += #"\x"# + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return out + "'"
+    }
 }
 
 /// Where a test or a registration is in the source, for failures that point at it.
@@ -54,6 +104,7 @@ public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
         self.column = column
     }
 
+    /// `File.swift:line`, as in a compiler's messages.
     public var description: String { "\(fileID):\(line)" }
 }
 
@@ -64,5 +115,6 @@ public struct MockFailure: Sendable, Equatable, CustomStringConvertible {
     /// The registration the failure belongs to, when there is one.
     public let location: SourceLocation?
 
+    /// The ``message``.
     public var description: String { message }
 }

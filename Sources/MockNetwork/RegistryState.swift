@@ -30,23 +30,25 @@ extension MockRegistry {
         var nextID = 0
         var requests: [RecordedRequest] = []
         var failures: [MockFailure] = []
-        var inFlight: [Int: String] = [:]
+        var inFlight: [Int: URLRequest] = [:]
 
         mutating func insert(_ route: Route) {
             switch route.match.target {
             case .url(let url, let query):
                 let key = URLKeys.key(url, query)
-                var ids = byURL[query, default: [:]][key, default: []]
-                if let signature = route.match.signature,
+                var index = byURL.removeValue(forKey: query) ?? [:]
+                var ids = index.removeValue(forKey: key) ?? []
+                if !ids.isEmpty, let signature = route.match.signature,
                     let same = ids.firstIndex(where: { routes[$0]?.match.signature == signature })
                 {
                     routes[ids[same]] = nil
                     ids.remove(at: same)
                 }
                 ids.append(route.id)
-                byURL[query, default: [:]][key] = ids
+                index[key] = ids
+                byURL[query] = index
             case .pattern:
-                if let signature = route.match.signature,
+                if !patterns.isEmpty, let signature = route.match.signature,
                     let same = patterns.firstIndex(where: { routes[$0]?.match.signature == signature })
                 {
                     routes[patterns[same]] = nil

@@ -205,9 +205,11 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
 /// The keys URLs are filed under, one per way of matching the query.
 enum URLKeys {
     static func key(_ url: URL, _ query: RequestMatch.Query) -> String {
+        // Searched as UTF-8: searching a String by Character walks grapheme clusters, and this
+        // runs on every request.
         var text = url.absoluteString
-        if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
-        guard query != .exact, let mark = text.firstIndex(of: "?") else { return text }
+        if let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) { text = String(text[..<hash]) }
+        guard query != .exact, let mark = text.utf8.firstIndex(of: UInt8(ascii: "?")) else { return text }
         let base = String(text[..<mark])
         switch query {
         case .exact: return text

@@ -1,0 +1,79 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What the protocol needs to know about the task it serves and that no public API tells it.
+///
+/// On Linux (swift-corelibs-foundation) these are read from Foundation's stored properties with
+/// `Mirror`, and only when needed (a delayed or chunked answer), because reading costs about 10 µs.
+/// Everything here falls back to the safe answer when a property is not where it was measured to be.
+enum TaskInternals {
+    /// The timeout a request's delay is compared with: the request's `timeoutInterval` when it was
+    /// changed from the default, else the session's `timeoutIntervalForRequest`; never longer than
+    /// the session's `timeoutIntervalForResource`. `.infinity` when there is none.
+    ///
+    /// Linux's Foundation copies neither session timeout into the request the protocol sees, and
+    /// enforces none of them for a custom protocol, so the session's are read from the task.
+    static func timeout(of request: URLRequest, task: URLSessionTask?) -> TimeInterval {
+        var timeout = request.timeoutInterval
+        #if canImport(FoundationNetworking)
+            if let configuration = task.flatMap(session(of:))?.configuration {
+                if request.timeoutInterval == defaultRequestTimeout, configuration.timeoutIntervalForRequest > 0 {
+                    timeout = configuration.timeoutIntervalForRequest
+                }
+                if configuration.timeoutIntervalForResource > 0 {
+                    timeout =
+                        timeout > 0
+                        ? min(timeout, configuration.timeoutIntervalForResource)
+                        : configuration.timeoutIntervalForResource
+                }
+            }
+        #endif
+        return timeout > 0 ? timeout : .infinity
+    }
+
+    /// `URLRequest`'s own default `timeoutInterval`.
+    static let defaultRequestTimeout: TimeInterval = 60
+
+    #if canImport(FoundationNetworking)
+        /// Whether every `didLoad` call reaches the caller: true only for a task whose events go to
+        /// the session's `URLSessionDataDelegate` (`dataTask(with:)` without a completion handler).
+        ///
+        /// `task.delegate` is no guide: inside `startLoading` it is the session's delegate for
+        /// `data(for:)` and completion-handler tasks too, and those keep only the last `didLoad`.
+        /// What decides is the behaviour the session filed the task under: `callDelegate`.
+        static func deliversEveryChunk(_ task: URLSessionTask?) -> Bool {
+            guard let task, task is URLSessionDataTask, let session = session(of: task),
+                session.delegate is URLSessionDataDelegate,
+                let registry = child(of: session, named: "taskRegistry"),
+                let behaviours = child(of: registry, named: "behaviours") as? [Int: Any],
+                let behaviour = behaviours[task.taskIdentifier]
+            else { return false }
+            // `callDelegate` is the one behaviour without a payload (a completion handler).
+            return Mirror(reflecting: behaviour).children.isEmpty
+                && String(describing: behaviour).hasSuffix("callDelegate")
+        }
+
+        /// The session a task belongs to: its stored `session` (an implicitly unwrapped optional).
+        static func session(of task: URLSessionTask) -> URLSession? {
+            guard var value = child(of: task, named: "session") else { return nil }
+            while Mirror(reflecting: value).displayStyle == .optional {
+                guard let wrapped = Mirror(reflecting: value).children.first?.value else { return nil }
+                value = wrapped
+            }
+            return value as? URLSession
+        }
+
+        /// The stored property `name` of `value` or of one of its superclasses.
+        static func child(of value: Any, named name: String) -> Any? {
+            var mirror: Mirror? = Mirror(reflecting: value)
+            while let current = mirror {
+                if let found = current.children.first(where: { $0.label == name }) { return found.value }
+                mirror = current.superclassMirror
+            }
+            return nil
+        }
+    #endif
+}
