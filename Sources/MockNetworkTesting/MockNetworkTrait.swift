@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import MockNetwork
 import Testing
 
@@ -32,6 +34,9 @@ public struct MockNetworkTrait: TestTrait, SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let registry = MockRegistry()
+        let runner = TestTaskRunner()
+        registry.handlerContext = runner.submit
+        defer { runner.finish() }
         let place = test.sourceLocation
         let fallback = MockNetwork.SourceLocation(
             fileID: place.fileID, filePath: place.filePath, line: place.line, column: place.column)
@@ -61,5 +66,63 @@ extension MockRegistry {
                 + "no registry for this test. Add the trait: @Test(.mockNetwork) or @Suite(.mockNetwork).",
             at: nil, fallback: MockNetwork.SourceLocation(), file: #filePath, line: #line)
         return MockRegistry()
+    }
+}
+
+/// Runs handlers inside the test's task, so that `#expect` and `Issue.record` in a handler are
+/// issues of the test that registered it (on Foundation's threads, no test is current).
+///
+/// The loop is a task made inside the test's scope, so it and the tasks it makes inherit the
+/// test's task-local values, `Test.current` among them. Should the concurrency pool be blocked
+/// (a synchronous test waiting on a semaphore for its own request), a handler not started within
+/// two seconds runs on a Dispatch thread instead, so the request is answered all the same.
+final class TestTaskRunner: Sendable {
+    private let continuation: AsyncStream<Job>.Continuation
+
+    init() {
+        let (stream, continuation) = AsyncStream<Job>.makeStream()
+        self.continuation = continuation
+        Task {
+            for await job in stream {
+                Task { job.run() }
+            }
+        }
+    }
+
+    func submit(_ work: @escaping @Sendable () -> Void) {
+        let job = Job(work)
+        continuation.yield(job)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 2) { job.run() }
+    }
+
+    func finish() {
+        continuation.finish()
+    }
+
+    /// Work that runs once, wherever it is claimed first.
+    final class Job: Sendable {
+        private let work: @Sendable () -> Void
+        private let claimed = ClaimFlag()
+
+        init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+
+        func run() {
+            if claimed.claim() { work() }
+        }
+    }
+}
+
+/// A flag that only one caller can set.
+final class ClaimFlag: @unchecked Sendable {  // `isSet` is only read and written while `lock` is held
+    private let lock = NSLock()
+    private var isSet = false
+
+    /// Whether this call set the flag (`false` when an earlier call already had).
+    func claim() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if isSet { return false }
+        isSet = true
+        return true
     }
 }
