@@ -1,0 +1,144 @@
+// Measures what a mocked request costs, against the hand-written protocol of the tutorials.
+//
+//     swift run -c release MockNetworkBenchmark
+//
+// All rows come from one run, so their ratios compare like with like; absolute figures
+// swing 2-3x between runs on a shared machine.
+
+import Foundation
+import MockNetwork
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The floor: the minimal protocol most tutorials write, with a fixed 200.
+final class TutorialURLProtocol: URLProtocol {
+    override class func canInit(with request: URLRequest) -> Bool { true }
+    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+    override func startLoading() {
+        guard let url = request.url,
+            let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil)
+        else {
+            client?.urlProtocol(self, didFailWithError: URLError(.badURL))
+            return
+        }
+        client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+        client?.urlProtocol(self, didLoad: Data("ok".utf8))
+        client?.urlProtocolDidFinishLoading(self)
+    }
+    override func stopLoading() {}
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+    let description: String
+}
+
+func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try await body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+func fetch(_ session: URLSession, _ url: URL, times: Int) async throws {
+    for _ in 0..<times {
+        let (data, _) = try await session.data(from: url)
+        guard data.count == 2 else { throw BenchmarkError(description: "unexpected body of \(data.count) bytes") }
+    }
+}
+
+/// Resident memory in bytes (Linux: /proc/self/statm; elsewhere: the peak, from getrusage).
+func residentBytes() -> Int {
+    #if os(Linux)
+        if let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) {
+            let fields = text.split(separator: " ")
+            if fields.count > 1, let pages = Int(fields[1]) { return pages * Int(sysconf(Int32(_SC_PAGESIZE))) }
+        }
+        return 0
+    #else
+        var usage = rusage()
+        getrusage(RUSAGE_SELF, &usage)
+        return Int(usage.ru_maxrss)
+    #endif
+}
+
+let arguments = CommandLine.arguments
+let requests = arguments.count > 1 ? Int(arguments[1]) ?? 20_000 : 20_000
+let handlers = 10_000
+guard let target = URL(string: "https://api.example.com/target") else { exit(1) }
+
+var rows: [(String, Double)] = []
+func pad(_ text: String) -> String {
+    text.count >= 58 ? text : text + String(repeating: " ", count: 58 - text.count)
+}
+
+@MainActor func report(_ name: String, _ microseconds: Double) {
+    rows.append((name, microseconds))
+    print(pad(name) + String(format: "%9.2f", microseconds))
+}
+
+do {
+    print("MockNetwork benchmark: \(requests) sequential data(from:) requests per row, release build")
+    print(pad("row") + "   µs/req")
+
+    // 1. The tutorials' protocol through an .ephemeral session.
+    let tutorialConfiguration = URLSessionConfiguration.ephemeral
+    tutorialConfiguration.protocolClasses = [TutorialURLProtocol.self]
+    let tutorial = URLSession(configuration: tutorialConfiguration)
+    try await fetch(tutorial, target, times: 500)
+    let floor = try await seconds { try await fetch(tutorial, target, times: requests) }
+    report("1 hand-written URLProtocol, .ephemeral session", floor / Double(requests) * 1e6)
+
+    // 2. MockNetwork, one handler.
+    let one = MockRegistry()
+    one.register(target.absoluteString) { _ in try .text("ok") }
+    try await fetch(one.session, target, times: 500)
+    let single = try await seconds { try await fetch(one.session, target, times: requests) }
+    report("2 MockNetwork, 1 handler", single / Double(requests) * 1e6)
+
+    // 5. Registering 10,000 handlers (and 3: the target registered last).
+    let many = MockRegistry()
+    let registering = await seconds {
+        for index in 0..<handlers {
+            many.register("https://api.example.com/items/\(index)?page=\(index % 7)") { _ in try .text("no") }
+        }
+        many.register(target.absoluteString) { _ in try .text("ok") }
+    }
+    try await fetch(many.session, target, times: 500)
+    let crowded = try await seconds { try await fetch(many.session, target, times: requests) }
+    report("3 MockNetwork, 10,000 other handlers, target last", crowded / Double(requests) * 1e6)
+
+    // 4. The same with 8 concurrent tasks (wall time per request).
+    let concurrent = try await seconds {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try await fetch(many.session, target, times: requests / 8) }
+            }
+            try await group.waitForAll()
+        }
+    }
+    report("4 the same, 8 concurrent tasks (wall time / requests)", concurrent / Double(requests / 8 * 8) * 1e6)
+
+    print(pad("5 registering 10,000 handlers") + String(format: "%9.2f ms", registering * 1e3))
+
+    // 6. Memory: a registry answering 100,000 requests, after a warm-up that fills its request log.
+    let memory = MockRegistry()
+    memory.register(target.absoluteString) { _ in try .text("ok") }
+    try await fetch(memory.session, target, times: 20_000)
+    let before = residentBytes()
+    try await fetch(memory.session, target, times: 100_000)
+    let after = residentBytes()
+    print(
+        pad("6 resident memory over 100,000 requests")
+            + String(
+                format: "%.1f MB → %.1f MB (%+.1f MB)", Double(before) / 1e6, Double(after) / 1e6,
+                Double(after - before) / 1e6))
+
+    print("")
+    let ratios = rows.map { "row \($0.0.prefix(1)) " + String(format: "%.2f×", $0.1 / rows[0].1) }
+    print("ratios to row 1: " + ratios.joined(separator: ", "))
+    print(String(format: "row 3 / row 2: %.2f×", rows[2].1 / rows[1].1))
+} catch {
+    print("benchmark failed: \(error)")
+    exit(1)
+}
