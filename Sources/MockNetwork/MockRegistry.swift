@@ -378,10 +378,7 @@ public final class MockRegistry: Sendable {
             return (Answer(result: .success((response, data))), true)
         case .mock(let mock):
             if let error = mock.error { return (Answer(result: .failure(error), delay: mock.delay), false) }
-            guard
-                let response = HTTPURLResponse(
-                    url: url, statusCode: mock.status, httpVersion: "HTTP/1.1", headerFields: mock.headers)
-            else {
+            guard let response = httpResponse(url, mock.status, mock.headers) else {
                 return (Answer(result: .failure(URLError(.badServerResponse))), false)
             }
             return (
@@ -389,6 +386,22 @@ public final class MockRegistry: Sendable {
                 mock.followsRedirects
             )
         }
+    }
+
+    /// An `HTTPURLResponse`, reused while a URL keeps getting the same status and headers:
+    /// on Linux, making one with a `Content-Type` costs more than the rest of a request's answer.
+    /// (The response is immutable, so handing the same one to several requests is safe.)
+    private func httpResponse(_ url: URL, _ status: Int, _ headers: [String: String]) -> HTTPURLResponse? {
+        let key = url.absoluteString
+        let cached = state.withLock { $0.responses[key] }
+        if let cached, cached.status == status, cached.headers == headers { return cached.response }
+        guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
+        else { return nil }
+        state.withLock { state in
+            if state.responses.count >= 1_000 { state.responses.removeAll(keepingCapacity: true) }
+            state.responses[key] = CachedResponse(status: status, headers: headers, response: response)
+        }
+        return response
     }
 
     private func unmatchedError(_ request: RecordedRequest) -> URLError {

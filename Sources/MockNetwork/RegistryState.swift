@@ -21,6 +21,12 @@ extension MockRegistry {
         }
     }
 
+    struct CachedResponse: Sendable {
+        let status: Int
+        let headers: [String: String]
+        let response: HTTPURLResponse
+    }
+
     /// The handlers, filed for a lookup that does not grow with their number: URL routes by the key
     /// of their URL (one index per way of matching the query), patterns in a list.
     struct State: Sendable {
@@ -31,22 +37,20 @@ extension MockRegistry {
         var requests: [RecordedRequest] = []
         var failures: [MockFailure] = []
         var inFlight: [Int: URLRequest] = [:]
+        var responses: [String: CachedResponse] = [:]
 
         mutating func insert(_ route: Route) {
             switch route.match.target {
             case .url(let url, let query):
                 let key = URLKeys.key(url, query)
-                var index = byURL.removeValue(forKey: query) ?? [:]
-                var ids = index.removeValue(forKey: key) ?? []
-                if !ids.isEmpty, let signature = route.match.signature,
-                    let same = ids.firstIndex(where: { routes[$0]?.match.signature == signature })
+                // One hash of the key in the common case, a URL's first route.
+                if byURL[query, default: [:]][key, default: []].appendingCount(route.id) > 1,
+                    let signature = route.match.signature,
+                    let same = byURL[query]?[key]?.firstIndex(where: { routes[$0]?.match.signature == signature }),
+                    let old = byURL[query]?[key]?.remove(at: same)
                 {
-                    routes[ids[same]] = nil
-                    ids.remove(at: same)
+                    routes[old] = nil
                 }
-                ids.append(route.id)
-                index[key] = ids
-                byURL[query] = index
             case .pattern:
                 if !patterns.isEmpty, let signature = route.match.signature,
                     let same = patterns.firstIndex(where: { routes[$0]?.match.signature == signature })
@@ -94,5 +98,13 @@ extension MockRegistry {
             for id in patterns { consider(id, checkURL: true) }
             return best?.id
         }
+    }
+}
+
+extension Array {
+    /// Appends `element` and returns the new count.
+    fileprivate mutating func appendingCount(_ element: Element) -> Int {
+        append(element)
+        return count
     }
 }
