@@ -13,7 +13,8 @@ let package = Package(
         .target(name: "MockNetworkTesting", dependencies: ["MockNetwork"]),
         .executableTarget(name: "MockNetworkBenchmark", dependencies: ["MockNetwork"]),
         .testTarget(
-            name: "MockNetworkTests", dependencies: ["MockNetwork", "MockNetworkTesting"], resources: [.copy("Fixtures")]),
+            name: "MockNetworkTests", dependencies: ["MockNetwork", "MockNetworkTesting"],
+            resources: [.copy("Fixtures")]),
         .target(name: "DogAPI", path: "Examples/DogAPI/Sources/DogAPI"),
         .testTarget(
             name: "DogAPITests", dependencies: ["DogAPI", "MockNetworkTesting"],

@@ -107,6 +107,11 @@ public final class MockRegistry: Sendable {
     ///   - method: when given, only requests with this HTTP method.
     ///   - expectedCalls: when given, the test fails at its end unless the handler answered exactly
     ///     this many requests.
+    ///   - fileID: where the registration is, for failures that point at it; leave the default.
+    ///   - filePath: where the registration is; leave the default.
+    ///   - line: where the registration is; leave the default.
+    ///   - column: where the registration is; leave the default.
+    ///   - handler: answers each request; it runs on one of Foundation's threads.
     @discardableResult
     public func register(
         _ url: String, method: String? = nil, expectedCalls: Int? = nil,
@@ -131,7 +136,11 @@ public final class MockRegistry: Sendable {
         let match = method.map { RequestMatch.url(url).method($0) } ?? .url(url)
         return add(
             match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-            [{ let (response, data) = try handler($0); return .http(response, data) }], repeatsLast: true)
+            [
+                {
+                    let (response, data) = try handler($0); return .http(response, data)
+                }
+            ], repeatsLast: true)
     }
 
     /// Answers requests that `match` describes with `handler`.
@@ -251,11 +260,13 @@ public final class MockRegistry: Sendable {
                         location: route.location))
                 state.routes[route.id]?.expectedCalls = nil
             }
-            let pending = state.inFlight.values.map { "\($0.httpMethod ?? "GET") \($0.url?.absoluteString ?? "")" }.sorted()
+            let pending = state.inFlight.values.map { "\($0.httpMethod ?? "GET") \($0.url?.absoluteString ?? "")" }
+                .sorted()
             if !pending.isEmpty {
                 out.append(
                     MockFailure(
-                        message: "MockNetwork: \(pending.count) request\(pending.count == 1 ? " was" : "s were") still in "
+                        message:
+                            "MockNetwork: \(pending.count) request\(pending.count == 1 ? " was" : "s were") still in "
                             + "flight when the test ended: \(pending.joined(separator: ", ")). Await every request "
                             + "(or cancel it) before the test returns; delayed responses keep a request open.",
                         location: nil))
@@ -355,7 +366,9 @@ public final class MockRegistry: Sendable {
             return (Answer(result: .failure(error)), false)
         }
         guard let chosen else {
-            if unmatched == .passToNetwork { return (Answer(result: .failure(URLError(.unknown)), passToNetwork: true), false) }
+            if unmatched == .passToNetwork {
+                return (Answer(result: .failure(URLError(.unknown)), passToNetwork: true), false)
+            }
             return (Answer(result: .failure(unmatchedError(recorded))), false)
         }
         let reply: Reply
@@ -395,7 +408,8 @@ public final class MockRegistry: Sendable {
         let key = url.absoluteString
         let cached = state.withLock { $0.responses[key] }
         if let cached, cached.status == status, cached.headers == headers { return cached.response }
-        guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
+        guard
+            let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
         else { return nil }
         state.withLock { state in
             if state.responses.count >= 1_000 { state.responses.removeAll(keepingCapacity: true) }

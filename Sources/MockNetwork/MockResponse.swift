@@ -92,6 +92,8 @@ public struct MockResponse: Sendable {
     /// - Parameters:
     ///   - name: the file's name, e.g. `"user"`, `"user.json"` or `"Fixtures/user.json"`.
     ///   - bundle: the bundle that holds the file.
+    ///   - status: the HTTP status, 200 unless given.
+    ///   - headers: header fields to send besides the `Content-Type`.
     /// - Throws: ``MockNetworkError/missingFixture(name:bundle:)`` naming the bundle and file.
     public static func fixture(_ name: String, in bundle: Bundle, status: Int = 200, headers: [String: String] = [:])
         throws -> MockResponse

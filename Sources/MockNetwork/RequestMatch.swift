@@ -108,6 +108,7 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
         return copy
     }
 
+    /// The match in words, as failure messages show it: `POST https://… with Accept: …`.
     public var description: String {
         var parts: [String] = []
         if let method { parts.append(method) }
@@ -197,7 +198,9 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
     }
 
     static func canonicalJSON(_ data: Data) -> Data? {
-        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return nil }
+        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+            return nil
+        }
         return try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
     }
 }

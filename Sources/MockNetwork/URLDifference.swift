@@ -6,7 +6,9 @@ enum URLDifference {
     static func between(requested: URL, registered: URL, query: RequestMatch.Query = .exact) -> [String] {
         guard let have = URLComponents(url: requested, resolvingAgainstBaseURL: true),
             let want = URLComponents(url: registered, resolvingAgainstBaseURL: true)
-        else { return requested == registered ? [] : ["URL \(requested.absoluteString) ≠ \(registered.absoluteString)"] }
+        else {
+            return requested == registered ? [] : ["URL \(requested.absoluteString) ≠ \(registered.absoluteString)"]
+        }
         var out: [String] = []
         let (haveScheme, wantScheme) = (have.scheme ?? "", want.scheme ?? "")
         if haveScheme.lowercased() != wantScheme.lowercased() {
@@ -24,9 +26,11 @@ enum URLDifference {
         let (havePath, wantPath) = (have.path, want.path)
         if havePath != wantPath {
             if havePath + "/" == wantPath {
-                out.append("trailing slash: the registered path ends in \"/\", the requested \(show(havePath)) does not")
+                out.append(
+                    "trailing slash: the registered path ends in \"/\", the requested \(show(havePath)) does not")
             } else if wantPath + "/" == havePath {
-                out.append("trailing slash: the requested path ends in \"/\", the registered \(show(wantPath)) does not")
+                out.append(
+                    "trailing slash: the requested path ends in \"/\", the registered \(show(wantPath)) does not")
             } else {
                 out.append("path \(show(havePath)) ≠ \(show(wantPath))")
             }
@@ -39,7 +43,8 @@ enum URLDifference {
                 if query == .anyOrder { return out }
                 out.append("query order: requested ?\(haveQuery ?? ""), registered ?\(wantQuery ?? "")")
             } else {
-                out.append("query \(haveQuery.map { "?" + $0 } ?? "(none)") ≠ \(wantQuery.map { "?" + $0 } ?? "(none)")")
+                out.append(
+                    "query \(haveQuery.map { "?" + $0 } ?? "(none)") ≠ \(wantQuery.map { "?" + $0 } ?? "(none)")")
             }
         }
         return out

@@ -78,7 +78,9 @@ func pad(_ text: String) -> String {
 }
 
 do {
-    print("MockNetwork benchmark: \(requests) sequential data(from:) requests per row (median of 10 interleaved rounds), release build")
+    print(
+        "MockNetwork benchmark: \(requests) sequential data(from:) requests per row (median of 10 interleaved rounds), release build"
+    )
     print(pad("row") + "   µs/req")
 
     // 1. The tutorials' protocol through an .ephemeral session.

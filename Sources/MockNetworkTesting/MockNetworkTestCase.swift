@@ -6,7 +6,7 @@ import XCTest
     import FoundationNetworking
 #endif
 
-/// An `XCTestCase` that gives every test a fresh ``MockNetwork/MockRegistry`` and its `session`,
+/// An `XCTestCase` that gives every test a fresh `MockRegistry` and its `session`,
 /// and reports the registry's failures (such as unmatched requests) as failures of that test.
 ///
 /// ```swift
@@ -51,7 +51,7 @@ open class MockNetworkTestCase: XCTestCase {
         super.tearDown()
     }
 
-    /// Answers this test's requests for `url` with `handler`; see ``MockNetwork/MockRegistry``.
+    /// Answers this test's requests for `url` with `handler`; see `MockRegistry`.
     @discardableResult
     public func register(
         _ url: String, method: String? = nil, expectedCalls: Int? = nil,

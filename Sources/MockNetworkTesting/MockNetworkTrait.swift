@@ -4,7 +4,7 @@ import MockNetwork
 import Testing
 
 extension Trait where Self == MockNetworkTrait {
-    /// Gives every test, and every case of a parameterized test, a fresh ``MockNetwork/MockRegistry``
+    /// Gives every test, and every case of a parameterized test, a fresh `MockRegistry`
     /// and session, read with `MockRegistry.current`; at the end of each, reports what the
     /// registry noticed as issues of that test. On a suite, it applies to every test inside.
     ///

@@ -64,7 +64,8 @@ extension MockRegistry {
     ) {
         Lifecycle.report(
             self,
-            fallback: MockNetwork.SourceLocation(fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column)),
+            fallback: MockNetwork.SourceLocation(
+                fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column)),
             file: filePath, line: line)
     }
 }

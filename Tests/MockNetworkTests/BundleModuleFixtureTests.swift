@@ -18,7 +18,8 @@ final class BundleModuleFixtureTests: XCTestCase {
         let (breeds, _) = try await mocks.session.data(from: try url("https://api.example.com/breeds"))
         XCTAssertEqual(String(decoding: user, as: UTF8.self), "{\"name\":\"Ada\",\"id\":1}\n")
         XCTAssertEqual(String(decoding: breeds, as: UTF8.self), "[{\"name\":\"Abyssinian\"},{\"name\":\"Bengal\"}]\n")
-        XCTAssertEqual((userResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type"), "application/json")
+        XCTAssertEqual(
+            (userResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type"), "application/json")
     }
 
     func testMissingFixtureInBundleModuleNamesTheBundlePath() {

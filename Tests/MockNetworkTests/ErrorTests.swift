@@ -72,13 +72,16 @@ final class ErrorTests: XCTestCase {
         let mocks = MockRegistry()
         mocks.register("https://api.example.com/a") { _ in
             let other = try url("https://api.example.com/b")
-            return (try XCTUnwrap(HTTPURLResponse(url: other, statusCode: 200, httpVersion: nil, headerFields: nil)), Data())
+            return (
+                try XCTUnwrap(HTTPURLResponse(url: other, statusCode: 200, httpVersion: nil, headerFields: nil)), Data()
+            )
         }
         let error = await thrownError { try await mocks.session.data(from: try url("https://api.example.com/a")) }
         XCTAssertEqual(
             error as? MockNetworkError,
             .responseURLMismatch(request: "https://api.example.com/a", response: "https://api.example.com/b"))
-        XCTAssertTrue(mocks.failures.first?.message.contains("Build the HTTPURLResponse with the request's URL") ?? false)
+        XCTAssertTrue(
+            mocks.failures.first?.message.contains("Build the HTTPURLResponse with the request's URL") ?? false)
     }
 }
 

@@ -89,7 +89,9 @@ final class IsolationTests: XCTestCase {
 
         // A registry of its own does not see the process-wide handlers.
         let isolated = MockRegistry()
-        let error = await thrownError { try await isolated.session.data(from: try url("https://classic.example.com/hello")) }
+        let error = await thrownError {
+            try await isolated.session.data(from: try url("https://classic.example.com/hello"))
+        }
         XCTAssertEqual((error as? URLError)?.code, .resourceUnavailable)
         XCTAssertEqual(isolated.failures.count, 1)
     }
@@ -101,7 +103,8 @@ final class IsolationTests: XCTestCase {
         mocks = nil
         let error = await thrownError { try await session.data(from: try url("https://api.example.com/x")) }
         XCTAssertEqual((error as? URLError)?.code, .resourceUnavailable)
-        XCTAssertTrue("\(error.map { $0.localizedDescription } ?? "")".contains("was released"), "\(String(describing: error))")
+        XCTAssertTrue(
+            "\(error.map { $0.localizedDescription } ?? "")".contains("was released"), "\(String(describing: error))")
     }
 }
 

@@ -13,7 +13,8 @@ final class RegistryTests: XCTestCase {
             XCTAssertEqual(request.httpMethod, "GET")
             return try .json(#"{"name":"Ada"}"#, headers: ["X-Trace": "7"])
         }
-        let (data, response) = try await mocks.session.data(from: try XCTUnwrap(URL(string: "https://api.example.com/user")))
+        let (data, response) = try await mocks.session.data(
+            from: try XCTUnwrap(URL(string: "https://api.example.com/user")))
         let http = try XCTUnwrap(response as? HTTPURLResponse)
         XCTAssertEqual(http.statusCode, 200)
         XCTAssertEqual(http.value(forHTTPHeaderField: "Content-Type"), "application/json")
@@ -26,7 +27,8 @@ final class RegistryTests: XCTestCase {
     func testTutorialShapedHandlerIsAccepted() async throws {
         let mocks = MockRegistry()
         mocks.register("https://api.example.com/raw") { request in
-            let response = HTTPURLResponse(url: request.url!, statusCode: 418, httpVersion: nil, headerFields: ["A": "b"])!
+            let response = HTTPURLResponse(
+                url: request.url!, statusCode: 418, httpVersion: nil, headerFields: ["A": "b"])!
             return (response, Data([1, 2, 3]))
         }
         let (data, response) = try await mocks.session.data(from: URL(string: "https://api.example.com/raw")!)

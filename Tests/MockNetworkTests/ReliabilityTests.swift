@@ -29,9 +29,12 @@ final class ReliabilityTests: XCTestCase {
                     let registry = registries[index]
                     for request in 0..<perTask {
                         let id = "t\(task)r\(request)"
-                        let (data, _) = try await registry.session.data(from: try url("https://api.example.com/echo?\(id)"))
+                        let (data, _) = try await registry.session.data(
+                            from: try url("https://api.example.com/echo?\(id)"))
                         let expected = "registry \(index) answers \(id) " + String(repeating: "x", count: index * 37)
-                        if data != Data(expected.utf8) { bad.append("\(id): \(String(decoding: data.prefix(60), as: UTF8.self))") }
+                        if data != Data(expected.utf8) {
+                            bad.append("\(id): \(String(decoding: data.prefix(60), as: UTF8.self))")
+                        }
                     }
                     return bad
                 }
@@ -103,12 +106,15 @@ final class ReliabilityTests: XCTestCase {
         let error = await thrownError { try await mocks.session.data(for: request) }
         let urlError = try XCTUnwrap(error as? URLError, "\(String(describing: error))")
         XCTAssertEqual(urlError.code, .cannotDecodeRawData)
-        XCTAssertTrue(urlError.localizedDescription.contains("body stream failed after 10 bytes"), urlError.localizedDescription)
+        XCTAssertTrue(
+            urlError.localizedDescription.contains("body stream failed after 10 bytes"), urlError.localizedDescription)
     }
 
     func testRemovingHandlersWhileRequestsAreInFlight() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/slow") { _ in try MockResponse.text("chosen before removal").delayed(by: 0.3) }
+        mocks.register("https://api.example.com/slow") { _ in
+            try MockResponse.text("chosen before removal").delayed(by: 0.3)
+        }
         let pending = (0..<20).map { _ in
             Task { try await mocks.session.data(from: try url("https://api.example.com/slow")) }
         }

@@ -24,7 +24,8 @@ final class RequestBodyTests: XCTestCase {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         let echoed = try await send(mocks, request)
-        XCTAssertEqual(String(decoding: echoed, as: UTF8.self), String(decoding: payload, as: UTF8.self), file: file, line: line)
+        XCTAssertEqual(
+            String(decoding: echoed, as: UTF8.self), String(decoding: payload, as: UTF8.self), file: file, line: line)
         let recorded = try XCTUnwrap(mocks.requests.first, file: file, line: line)
         XCTAssertEqual(mocks.requests.count, 1, file: file, line: line)
         XCTAssertEqual(recorded.method, "POST", file: file, line: line)
@@ -56,7 +57,8 @@ final class RequestBodyTests: XCTestCase {
     }
 
     func testBodyFromUploadFromFile() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("mocknetwork-\(UUID().uuidString).json")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mocknetwork-\(UUID().uuidString).json")
         try payload.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         try await assertBodyReachesHandler { mocks, request in
@@ -68,7 +70,11 @@ final class RequestBodyTests: XCTestCase {
         try await assertBodyReachesHandler { mocks, request in
             try await withCheckedThrowingContinuation { continuation in
                 mocks.session.uploadTask(with: request, from: self.payload) { data, _, error in
-                    if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: data ?? Data()) }
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else {
+                        continuation.resume(returning: data ?? Data())
+                    }
                 }.resume()
             }
         }

@@ -13,11 +13,14 @@ class FailureCapturingTestCase: MockNetworkTestCase {
     var capturing = false
 
     #if canImport(FoundationNetworking)
-        override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        override func recordFailure(
+            withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+        ) {
             if capturing {
                 captured.append(description)
             } else {
-                super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+                super.recordFailure(
+                    withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
             }
         }
     #else
@@ -45,7 +48,8 @@ final class TestCaseLifecycleTests: FailureCapturingTestCase {
         if name.contains("testUnmatchedRequestIsReportedAtTearDown") {
             XCTAssertEqual(captured.count, 1)
             XCTAssertTrue(
-                captured.first?.contains("MockNetwork: no handler for GET https://api.example.com/from-setup/") ?? false,
+                captured.first?.contains("MockNetwork: no handler for GET https://api.example.com/from-setup/")
+                    ?? false,
                 "\(captured)")
             XCTAssertTrue(captured.first?.contains("trailing slash") ?? false, "\(captured)")
         } else {

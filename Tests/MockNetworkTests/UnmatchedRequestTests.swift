@@ -22,7 +22,8 @@ final class UnmatchedRequestTests: XCTestCase {
         let (error, message) = try await unmatched("https://dog.ceo/api/breeds", registered: [])
         XCTAssertEqual(error?.code, .resourceUnavailable)
         XCTAssertTrue(
-            error?.localizedDescription.hasPrefix("MockNetwork: no handler for GET https://dog.ceo/api/breeds") ?? false,
+            error?.localizedDescription.hasPrefix("MockNetwork: no handler for GET https://dog.ceo/api/breeds")
+                ?? false,
             error?.localizedDescription ?? "no error")
         XCTAssertEqual(
             message,
@@ -56,12 +57,15 @@ final class UnmatchedRequestTests: XCTestCase {
         let (_, message) = try await unmatched(
             "https://api.example.com/search?b=2&a=1", registered: ["https://api.example.com/search?a=1&b=2"])
         XCTAssertTrue(
-            message.contains("Nearest: https://api.example.com/search?a=1&b=2 (query order: requested ?b=2&a=1, registered ?a=1&b=2)"),
+            message.contains(
+                "Nearest: https://api.example.com/search?a=1&b=2 (query order: requested ?b=2&a=1, registered ?a=1&b=2)"
+            ),
             message)
     }
 
     func testNearestMatchExplainsScheme() async throws {
-        let (_, message) = try await unmatched("http://api.example.com/user", registered: ["https://api.example.com/user"])
+        let (_, message) = try await unmatched(
+            "http://api.example.com/user", registered: ["https://api.example.com/user"])
         XCTAssertTrue(message.contains("Nearest: https://api.example.com/user (scheme http ≠ https)"), message)
     }
 
@@ -69,14 +73,16 @@ final class UnmatchedRequestTests: XCTestCase {
         let (_, message) = try await unmatched(
             "https://staging.example.com/user", registered: ["https://api.example.com/user", "https://api.other.com/x"])
         XCTAssertTrue(
-            message.contains("Nearest: https://api.example.com/user (host \"staging.example.com\" ≠ \"api.example.com\")"),
+            message.contains(
+                "Nearest: https://api.example.com/user (host \"staging.example.com\" ≠ \"api.example.com\")"),
             message)
     }
 
     func testNearestMatchExplainsPath() async throws {
         let (_, message) = try await unmatched(
             "https://api.example.com/v2/user", registered: ["https://api.example.com/v1/user", "https://x.org/"])
-        XCTAssertTrue(message.contains("Nearest: https://api.example.com/v1/user (path \"/v2/user\" ≠ \"/v1/user\")"), message)
+        XCTAssertTrue(
+            message.contains("Nearest: https://api.example.com/v1/user (path \"/v2/user\" ≠ \"/v1/user\")"), message)
     }
 
     func testNearestMatchExplainsMissingQuery() async throws {

@@ -54,7 +54,9 @@ import Testing
     @Test func requestStillInFlightAtTheEndIsReported() async throws {
         let mocks = MockRegistry()
         mocks.register("https://api.example.com/slow") { _ in try MockResponse.status(200).delayed(by: 30) }
-        let pending = Task { try await mocks.session.data(from: try #require(URL(string: "https://api.example.com/slow"))) }
+        let pending = Task {
+            try await mocks.session.data(from: try #require(URL(string: "https://api.example.com/slow")))
+        }
         try await waitUntil { mocks.requests.count == 1 }
         withKnownIssue {
             mocks.verify()

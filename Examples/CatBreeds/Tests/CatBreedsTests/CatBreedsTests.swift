@@ -127,7 +127,8 @@ final class CatBreedsTests: MockNetworkTestCase {
 
         XCTAssertEqual(lines.count, 8)
         XCTAssertEqual(
-            lines.first, "1. Ragdoll — popularity 1 — known for going limp in your arms and a placid, dog-like devotion")
+            lines.first, "1. Ragdoll — popularity 1 — known for going limp in your arms and a placid, dog-like devotion"
+        )
         XCTAssertEqual(
             lines.last,
             "8. Siamese — popularity 11 — known for a pointed coat, blue almond-shaped eyes and a loud, chatty voice")
