@@ -1,5 +1,5 @@
 // Shows what the cat breeds screen displays for each kind of server answer, without touching the
-// network: a MockRegistry serves the bundled fixture files, and one URL answers as if offline.
+// network: app stubs serve the bundled files of each variant, and one registry answers as if offline.
 //
 //     swift run CatBreedsDemo
 
@@ -17,43 +17,30 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-let variants = ["standard", "empty", "malformed", "with-more"]
-let registry = MockRegistry()
-
-for variant in variants {
-    guard let file = Bundle.module.url(forResource: variant, withExtension: "json", subdirectory: "Fixtures") else {
-        fail("the fixture Fixtures/\(variant).json is missing from the demo's resources.")
-    }
-    let body: Data
-    do {
-        body = try Data(contentsOf: file)
-    } catch {
-        fail("could not read \(file.path): \(error.localizedDescription)")
-    }
-    registry.register("https://cats.example.com/\(variant)/breeds.json") { _ in
-        try .data(body, headers: ["Content-Type": "application/json"])
-    }
+guard let breedsURL = URL(string: "https://cats.example.com/breeds.json") else {
+    fail("the breeds URL is not a valid URL.")
 }
-registry.register("https://cats.example.com/offline/breeds.json") { _ in .failure(.notConnectedToInternet) }
 
-for variant in variants + ["offline"] {
-    guard let base = URL(string: "https://cats.example.com/\(variant)") else {
-        fail("https://cats.example.com/\(variant) is not a valid URL.")
-    }
-    let client = CatBreedsClient(baseURL: base, session: registry.session)
+// What an app's development build does: one stub registry per variant, each serving
+// Fixtures/<variant>/breeds.json from the app's own bundle.
+var screens: [(name: String, registry: MockRegistry)] = ["standard", "empty", "malformed", "with-more"].map {
+    ($0, MockRegistry.stubs([breedsURL.absoluteString: "breeds"], variant: $0, in: .module))
+}
+let offline = MockRegistry()
+offline.register(breedsURL.absoluteString) { _ in .failure(.notConnectedToInternet) }
+screens.append(("offline", offline))
+
+for (name, registry) in screens {
+    let client = CatBreedsClient(breedsURL: breedsURL, session: registry.session)
     let screen: String
     do {
         screen = describe(.success(try await client.breeds()))
     } catch {
         screen = describe(.failure(error))
     }
-    print("== \(variant) ==")
+    print("== \(name) ==")
     print(screen)
     print()
-}
-
-// A request no handler matched means the demo asked for a URL it never registered.
-let failures = registry.failures
-if !failures.isEmpty {
-    fail(failures.map(\.message).joined(separator: "\n"))
+    // A missing fixture or an unregistered URL is a broken demo, not a screen to show.
+    if let failure = registry.failures.first { fail(failure.message) }
 }
