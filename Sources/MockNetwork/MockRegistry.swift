@@ -351,9 +351,8 @@ public final class MockRegistry: Sendable {
         (chosen, exhausted) = state.withLock { state in
             state.requests.append(recorded)
             if state.requests.count >= 2 * limit { state.requests.removeFirst(limit) }
-            guard let id = state.bestRoute(for: request, url: url, body: body) else { return (nil, nil) }
-            state.routes[id]!.calls += 1
-            let route = state.routes[id]!
+            guard let route = state.bestRoute(for: request, url: url, body: body) else { return (nil, nil) }
+            route.calls += 1
             let index = route.calls - 1
             if index < route.responders.count { return ((route.responders[index], route.location), nil) }
             if route.repeatsLast, let last = route.responders.last { return ((last, route.location), nil) }

@@ -5,7 +5,12 @@ import Foundation
 #endif
 
 extension MockRegistry {
-    struct Route: Sendable {
+    /// A registered handler. A class, so that filing and finding one copies a pointer, not the
+    /// match and its rules.
+    ///
+    /// `@unchecked Sendable`: the two `var`s are read and written only inside `state.withLock`,
+    /// like every other part of the registry's `State`; the rest is immutable.
+    final class Route: @unchecked Sendable {
         let id: Int
         let match: RequestMatch
         let responders: [@Sendable (URLRequest) throws -> Reply]
@@ -13,6 +18,18 @@ extension MockRegistry {
         var expectedCalls: Int?
         let location: SourceLocation
         var calls = 0
+
+        init(
+            id: Int, match: RequestMatch, responders: [@Sendable (URLRequest) throws -> Reply], repeatsLast: Bool,
+            expectedCalls: Int?, location: SourceLocation
+        ) {
+            self.id = id
+            self.match = match
+            self.responders = responders
+            self.repeatsLast = repeatsLast
+            self.expectedCalls = expectedCalls
+            self.location = location
+        }
 
         /// The exact-URL key of a URL route, `nil` for patterns.
         var urlKey: String? {
@@ -78,7 +95,7 @@ extension MockRegistry {
         }
 
         /// The most specific route that matches, the latest among equals.
-        func bestRoute(for request: URLRequest, url: URL, body: Data) -> Int? {
+        func bestRoute(for request: URLRequest, url: URL, body: Data) -> Route? {
             var best: Route?
             func consider(_ id: Int, checkURL: Bool) {
                 guard let route = routes[id] else { return }
@@ -96,7 +113,7 @@ extension MockRegistry {
                 for id in index[URLKeys.key(url, query)] ?? [] { consider(id, checkURL: false) }
             }
             for id in patterns { consider(id, checkURL: true) }
-            return best?.id
+            return best
         }
     }
 }
