@@ -6,22 +6,23 @@ import Foundation
 
 /// A request a registry answered (or failed), as the handler saw it.
 public struct RecordedRequest: Sendable, Equatable {
-    /// The HTTP method, `GET` when the request named none.
-    public let method: String
-    /// The requested URL.
-    public let url: URL
-    /// The header fields the request carried into the protocol.
-    public let headers: [String: String]
     /// The body bytes, however the client sent them (`httpBody`, a body stream, or an upload task);
     /// empty when there was none.
     public let body: Data
     /// The request itself, with `httpBody` set to ``body``.
     public let request: URLRequest
 
+    // Method, URL and headers are read from `request` when asked for, not when every request is
+    // logged: on Linux, `allHTTPHeaderFields` builds a new dictionary each time.
+
+    /// The HTTP method, `GET` when the request named none.
+    public var method: String { request.httpMethod ?? "GET" }
+    /// The requested URL.
+    public var url: URL { request.url ?? URL(fileURLWithPath: "/") }
+    /// The header fields the request carried into the protocol.
+    public var headers: [String: String] { request.allHTTPHeaderFields ?? [:] }
+
     init(_ request: URLRequest, body: Data) {
-        self.method = request.httpMethod ?? "GET"
-        self.url = request.url ?? URL(fileURLWithPath: "/")
-        self.headers = request.allHTTPHeaderFields ?? [:]
         self.body = body
         self.request = request
     }
