@@ -193,7 +193,7 @@ public final class MockRegistry: Sendable {
 
     /// Removes the handlers registered for exactly `url` (whatever their other rules).
     public func remove(_ url: String) {
-        guard let url = URL(string: url) else { return }
+        guard let url = URLKeys.absoluteString(url) else { return }
         state.withLock { $0.remove(url: url) }
     }
 
@@ -224,7 +224,7 @@ public final class MockRegistry: Sendable {
 
     /// How many requests the handlers registered for exactly `url` have answered.
     public func callCount(for url: String) -> Int {
-        guard let url = URL(string: url) else { return 0 }
+        guard let url = URLKeys.absoluteString(url) else { return 0 }
         let key = URLKeys.key(url, .exact)
         return state.withLock { state in
             state.routes.values.filter { $0.urlKey == key }.reduce(0) { $0 + $1.calls }

@@ -38,6 +38,19 @@ extension MockRegistry {
         }
     }
 
+    /// The routes filed under one URL key: most URLs have one, so that one needs no array.
+    enum Bucket: Sendable {
+        case one(Int)
+        case many([Int])
+
+        var ids: [Int] {
+            switch self {
+            case .one(let id): [id]
+            case .many(let ids): ids
+            }
+        }
+    }
+
     struct CachedResponse: Sendable {
         let status: Int
         let headers: [String: String]
@@ -48,7 +61,7 @@ extension MockRegistry {
     /// of their URL (one index per way of matching the query), patterns in a list.
     struct State: Sendable {
         var routes: [Int: Route] = [:]
-        var byURL: [RequestMatch.Query: [String: [Int]]] = [:]
+        var byURL: [RequestMatch.Query: [String: Bucket]] = [:]
         var patterns: [Int] = []
         var nextID = 0
         var requests: [RecordedRequest] = []
@@ -61,12 +74,15 @@ extension MockRegistry {
             case .url(let url, let query):
                 let key = URLKeys.key(url, query)
                 // One hash of the key in the common case, a URL's first route.
-                if byURL[query, default: [:]][key, default: []].appendingCount(route.id) > 1,
-                    let signature = route.match.signature,
-                    let same = byURL[query]?[key]?.firstIndex(where: { routes[$0]?.match.signature == signature }),
-                    let old = byURL[query]?[key]?.remove(at: same)
-                {
-                    routes[old] = nil
+                let earlier = byURL[query, default: [:]].updateValue(.one(route.id), forKey: key)
+                if let earlier {
+                    var ids = earlier.ids
+                    if let signature = route.match.signature,
+                        let same = ids.firstIndex(where: { routes[$0]?.match.signature == signature })
+                    {
+                        routes[ids.remove(at: same)] = nil
+                    }
+                    byURL[query]?[key] = ids.isEmpty ? .one(route.id) : .many(ids + [route.id])
                 }
             case .pattern:
                 if !patterns.isEmpty, let signature = route.match.signature,
@@ -82,14 +98,15 @@ extension MockRegistry {
             routes[route.id] = route
         }
 
-        mutating func remove(url: URL) {
+        mutating func remove(url: String) {
             let key = URLKeys.key(url, .exact)
             for (id, route) in routes where route.urlKey == key {
                 routes[id] = nil
             }
             for query in byURL.keys {
-                for (bucket, ids) in byURL[query] ?? [:] {
-                    byURL[query]?[bucket] = ids.filter { routes[$0] != nil }
+                for (key, bucket) in byURL[query] ?? [:] {
+                    let ids = bucket.ids.filter { routes[$0] != nil }
+                    byURL[query]?[key] = ids.isEmpty ? nil : ids.count == 1 ? .one(ids[0]) : .many(ids)
                 }
             }
         }
@@ -109,19 +126,16 @@ extension MockRegistry {
                     : route.match.ruleMismatches(request, body: body)
                 if mismatches.isEmpty { best = route }
             }
+            let absolute = url.absoluteString
             for (query, index) in byURL {
-                for id in index[URLKeys.key(url, query)] ?? [] { consider(id, checkURL: false) }
+                switch index[URLKeys.key(absolute, query)] {
+                case .one(let id): consider(id, checkURL: false)
+                case .many(let ids): for id in ids { consider(id, checkURL: false) }
+                case nil: break
+                }
             }
             for id in patterns { consider(id, checkURL: true) }
             return best
         }
-    }
-}
-
-extension Array {
-    /// Appends `element` and returns the new count.
-    fileprivate mutating func appendingCount(_ element: Element) -> Int {
-        append(element)
-        return count
     }
 }

@@ -32,7 +32,8 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
     }
 
     enum Target: Sendable {
-        case url(URL, Query)
+        /// A URL as its absolute string (what `URL(string:)` makes of it), and how its query matches.
+        case url(String, Query)
         case pattern(host: String, path: String?)
         case invalid(String)
     }
@@ -56,13 +57,13 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
 
     /// Requests for `url`; `query` says how its query must match.
     public static func url(_ url: String, query: Query = .exact) -> RequestMatch {
-        guard let parsed = URL(string: url), parsed.scheme != nil else { return RequestMatch(target: .invalid(url)) }
-        return RequestMatch(target: .url(parsed, query))
+        guard let absolute = URLKeys.absoluteString(url) else { return RequestMatch(target: .invalid(url)) }
+        return RequestMatch(target: .url(absolute, query))
     }
 
     /// Requests for `url`; `query` says how its query must match.
     public static func url(_ url: URL, query: Query = .exact) -> RequestMatch {
-        RequestMatch(target: .url(url, query))
+        RequestMatch(target: .url(url.absoluteString, query))
     }
 
     /// Requests to any host matching `host`, and when given, a path matching `path`. In both,
@@ -113,9 +114,9 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
         var parts: [String] = []
         if let method { parts.append(method) }
         switch target {
-        case .url(let url, .exact): parts.append(url.absoluteString)
-        case .url(let url, .anyOrder): parts.append(url.absoluteString + " (query in any order)")
-        case .url(let url, .ignored): parts.append(url.absoluteString + " (any query)")
+        case .url(let url, .exact): parts.append(url)
+        case .url(let url, .anyOrder): parts.append(url + " (query in any order)")
+        case .url(let url, .ignored): parts.append(url + " (any query)")
         case .pattern(let host, let path): parts.append("host \(host)" + (path.map { " path \($0)" } ?? ""))
         case .invalid(let text): parts.append("invalid URL \"\(text)\"")
         }
@@ -156,8 +157,10 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
         switch target {
         case .url(let registered, let query):
             if URLKeys.key(url, query) != URLKeys.key(registered, query) {
-                out += URLDifference.between(requested: url, registered: registered, query: query)
-                if out.isEmpty { out.append("URL \(url.absoluteString) ≠ \(registered.absoluteString)") }
+                if let registered = URL(string: registered) {
+                    out += URLDifference.between(requested: url, registered: registered, query: query)
+                }
+                if out.isEmpty { out.append("URL \(url.absoluteString) ≠ \(registered)") }
             }
         case .pattern(let host, let path):
             let requestHost = (url.host ?? "").lowercased()
@@ -208,19 +211,102 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
 /// The keys URLs are filed under, one per way of matching the query.
 enum URLKeys {
     static func key(_ url: URL, _ query: RequestMatch.Query) -> String {
-        // Searched as UTF-8: searching a String by Character walks grapheme clusters, and this
-        // runs on every request.
-        var text = url.absoluteString
-        if let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) { text = String(text[..<hash]) }
-        guard query != .exact, let mark = text.utf8.firstIndex(of: UInt8(ascii: "?")) else { return text }
-        let base = String(text[..<mark])
+        key(url.absoluteString, query)
+    }
+
+    /// The key of a URL's absolute string. Searched as UTF-8 bytes: searching a String by
+    /// Character walks grapheme clusters, and this runs on every request.
+    static func key(_ absolute: String, _ query: RequestMatch.Query) -> String {
+        var text = absolute
+        text.makeContiguousUTF8()
+        let (hash, mark) =
+            text.utf8.withContiguousStorageIfAvailable { bytes in
+                (bytes.firstIndex(of: UInt8(ascii: "#")), bytes.firstIndex(of: UInt8(ascii: "?")))
+            } ?? (nil, nil)
+        if let hash { text = String(decoding: text.utf8.prefix(hash), as: UTF8.self) }
+        guard query != .exact, let mark, mark < (hash ?? Int.max) else { return text }
+        let base = String(decoding: text.utf8.prefix(mark), as: UTF8.self)
         switch query {
         case .exact: return text
         case .ignored: return base
         case .anyOrder:
-            let items = text[text.index(after: mark)...].split(separator: "&").sorted()
+            let items = text.utf8.dropFirst(mark + 1).split(separator: UInt8(ascii: "&")).map {
+                String(decoding: $0, as: UTF8.self)
+            }.sorted()
             return base + "?" + items.joined(separator: "&")
         }
+    }
+
+    /// What `URL(string: text)?.absoluteString` is, or `nil` when `text` is no absolute URL.
+    ///
+    /// Registering thousands of handlers parses thousands of URLs, and parsing is most of the cost
+    /// of a registration; a string in the plain form most URLs take (`scheme://host.name/path?query`,
+    /// no percent signs, no user or port, nothing to encode) is already its own absolute string,
+    /// so that form skips the parse.
+    static func absoluteString(_ text: String) -> String? {
+        if isPlainAbsolute(text) { return text }
+        guard let url = URL(string: text), url.scheme != nil else { return nil }
+        return url.absoluteString
+    }
+
+    static func isPlainAbsolute(_ text: String) -> Bool {
+        var text = text
+        text.makeContiguousUTF8()
+        return text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            // scheme
+            var index = 0
+            guard let first = bytes.first, isLetter(first) else { return false }
+            while index < bytes.count,
+                isLetter(bytes[index]) || isDigit(bytes[index]) || bytes[index] == 0x2B
+                    || bytes[index] == 0x2D || bytes[index] == 0x2E
+            {
+                index += 1
+            }
+            // "://"
+            guard index + 3 <= bytes.count, bytes[index] == 0x3A, bytes[index + 1] == 0x2F, bytes[index + 2] == 0x2F
+            else { return false }
+            index += 3
+            // host: letters, digits, dots and hyphens only, starting with a letter or digit
+            let hostStart = index
+            while index < bytes.count,
+                isLetter(bytes[index]) || isDigit(bytes[index]) || bytes[index] == 0x2E
+                    || bytes[index] == 0x2D
+            {
+                index += 1
+            }
+            guard index > hostStart, isLetter(bytes[hostStart]) || isDigit(bytes[hostStart]) else { return false }
+            guard index == bytes.count || bytes[index] == 0x2F else { return false }  // then a path, or nothing
+            // path, query and at most one fragment: characters that are never encoded
+            var fragments = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == 0x23 {
+                    fragments += 1
+                    if fragments > 1 { return false }
+                } else if !isLetter(byte) && !isDigit(byte) && !isPlainPunctuation(byte) {
+                    return false
+                }
+                index += 1
+            }
+            return true
+        } ?? false
+    }
+
+    /// `- . _ ~ ! $ & ' ( ) * + , ; = : @ / ?`: unreserved characters, sub-delimiters and the
+    /// separators a path and query may hold.
+    private static func isPlainPunctuation(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x21, 0x24, 0x26...0x2F, 0x3A, 0x3B, 0x3D, 0x3F, 0x40, 0x5F, 0x7E: return true
+        default: return false
+        }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= 0x30 && byte <= 0x39
     }
 }
 
