@@ -169,9 +169,9 @@ public final class MockRegistry: Sendable {
             responses.map { response in { _ in .mock(response) } }, repeatsLast: false)
     }
 
-    private func add(
+    func add(
         _ match: RequestMatch, _ expectedCalls: Int?, _ location: SourceLocation,
-        _ responders: [@Sendable (URLRequest) throws -> Reply], repeatsLast: Bool
+        _ responders: [@Sendable (URLRequest) throws -> Reply], repeatsLast: Bool, isFallback: Bool = false
     ) -> MockRoute {
         if case .invalid(let text) = match.target {
             record(
@@ -185,6 +185,7 @@ public final class MockRegistry: Sendable {
             state.nextID += 1
             let route = Route(
                 id: state.nextID, match: match, responders: responders, repeatsLast: repeatsLast,
+                isFallback: isFallback,
                 expectedCalls: expectedCalls, location: location)
             state.insert(route)
             return MockRoute(registry: self, id: route.id)
@@ -202,9 +203,12 @@ public final class MockRegistry: Sendable {
         state.withLock { state in
             // Requests still in flight stay in flight, and route numbers are never reused, so a
             // `MockRoute` kept from before the reset does not read a new route's count.
+            // Requests answered after the reset are numbered past the old log, so their answers
+            // do not land on a new request's entry.
             let (inFlight, nextID) = (state.inFlight, state.nextID)
+            let logged = state.requestsBefore + state.requests.count
             state = State()
-            (state.inFlight, state.nextID) = (inFlight, nextID)
+            (state.inFlight, state.nextID, state.requestsBefore) = (inFlight, nextID, logged)
         }
     }
 
@@ -295,8 +299,10 @@ public final class MockRegistry: Sendable {
         var result: Result<(HTTPURLResponse, Data), any Error>
         var delay: TimeInterval = 0
         var chunkSize: Int?
-        /// The request goes to the real network (`Unmatched.passToNetwork`).
+        /// The request goes to the real network (`Unmatched.passToNetwork`, or an archive recording).
         var passToNetwork = false
+        /// The request's number in the log, for what the network answers it.
+        var logNumber = 0
     }
 
     static let redirectLimit = 16
@@ -344,20 +350,35 @@ public final class MockRegistry: Sendable {
 
     private func answerOnce(_ request: URLRequest, body: Data) -> (answer: Answer, follow: Bool) {
         let recorded = RecordedRequest(request, body: body)
-        let url = recorded.url
         let limit = requestLogLimit
+        var number = 0
         let chosen: (responder: @Sendable (URLRequest) throws -> Reply, location: SourceLocation)?
         let exhausted: (count: Int, location: SourceLocation)?
         (chosen, exhausted) = state.withLock { state in
-            state.requests.append(recorded)
-            if state.requests.count >= 2 * limit { state.requests.removeFirst(limit) }
-            guard let route = state.bestRoute(for: request, url: url, body: body) else { return (nil, nil) }
+            number = state.log(recorded, limit: limit)
+            guard let route = state.bestRoute(for: request, url: recorded.url, body: body) else { return (nil, nil) }
             route.calls += 1
             let index = route.calls - 1
             if index < route.responders.count { return ((route.responders[index], route.location), nil) }
             if route.repeatsLast, let last = route.responders.last { return ((last, route.location), nil) }
             return (nil, (route.responders.count, route.location))
         }
+        let (answer, follow) = reply(to: recorded, number: number, chosen: chosen, exhausted: exhausted)
+        switch answer.result {
+        case .success(let (response, data)):
+            settle(number, .response(response, data, delay: answer.delay))
+        case .failure(let error):
+            if !answer.passToNetwork { settle(number, .failure(Self.describe(error))) }
+        }
+        return (answer, follow)
+    }
+
+    private func reply(
+        to recorded: RecordedRequest, number: Int,
+        chosen: (responder: @Sendable (URLRequest) throws -> Reply, location: SourceLocation)?,
+        exhausted: (count: Int, location: SourceLocation)?
+    ) -> (answer: Answer, follow: Bool) {
+        let url = recorded.url
         if let exhausted {
             let error = MockNetworkError.sequenceExhausted(
                 request: "\(recorded.method) \(url.absoluteString)", count: exhausted.count)
@@ -365,14 +386,15 @@ public final class MockRegistry: Sendable {
             return (Answer(result: .failure(error)), false)
         }
         guard let chosen else {
-            if unmatched == .passToNetwork {
-                return (Answer(result: .failure(URLError(.unknown)), passToNetwork: true), false)
+            let archive = state.withLock { $0.archive }
+            if unmatched == .passToNetwork || archive?.isRecording == true {
+                return (Answer(result: .failure(URLError(.unknown)), passToNetwork: true, logNumber: number), false)
             }
-            return (Answer(result: .failure(unmatchedError(recorded))), false)
+            return (Answer(result: .failure(unmatchedError(recorded, archive: archive))), false)
         }
         let reply: Reply
         do {
-            reply = try chosen.responder(request)
+            reply = try chosen.responder(recorded.request)
         } catch let error as MockNetworkError {
             record(MockFailure(message: error.description, location: chosen.location))
             return (Answer(result: .failure(error)), false)
@@ -400,6 +422,19 @@ public final class MockRegistry: Sendable {
         }
     }
 
+    /// Notes in the log what the request numbered `number` got.
+    func settle(_ number: Int, _ outcome: RecordedRequest.Outcome) {
+        state.withLock { $0.settle(number, outcome) }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? MockNetworkError { return error.description }
+        if let error = error as? URLError {
+            return "URLError(\(error.code.rawValue)): \(error.localizedDescription)"
+        }
+        return "\(type(of: error)): \(error.localizedDescription)"
+    }
+
     /// An `HTTPURLResponse`, reused while a URL keeps getting the same status and headers:
     /// on Linux, making one with a `Content-Type` costs more than the rest of a request's answer.
     /// (The response is immutable, so handing the same one to several requests is safe.)
@@ -417,10 +452,13 @@ public final class MockRegistry: Sendable {
         return response
     }
 
-    private func unmatchedError(_ request: RecordedRequest) -> URLError {
-        let summary = "MockNetwork: no handler for \(request.method) \(request.url.absoluteString)"
+    private func unmatchedError(_ request: RecordedRequest, archive: ArchiveBinding?) -> URLError {
+        let summary =
+            archive == nil
+            ? "MockNetwork: no handler for \(request.method) \(request.url.absoluteString)"
+            : "MockNetwork: no entry for \(request.method) \(request.url.absoluteString) in the archive"
         let registered = state.withLock { state in state.routes.values.sorted { $0.id < $1.id } }
-        var lines = [summary + "."]
+        var lines = [summary + (archive.map { " \($0.file.path)." } ?? ".")]
         if registered.isEmpty {
             lines.append("Nothing is registered.")
         } else {
@@ -441,9 +479,15 @@ public final class MockRegistry: Sendable {
             lines += registered.prefix(10).map { "  \($0.match.description)" }
             if registered.count > 10 { lines.append("  … and \(registered.count - 10) more") }
         }
-        lines.append(
-            "Fix: register a handler for this URL, e.g. register(\"\(request.url.absoluteString)\") { _ in try .status(200) }, "
-                + "or correct the URL the client builds.")
+        if let archive {
+            lines.append(
+                "Fix: record it from the real server, which rewrites this test's archive: "
+                    + archive.recordCommand + " (or correct the URL the client builds).")
+        } else {
+            lines.append(
+                "Fix: register a handler for this URL, e.g. register(\"\(request.url.absoluteString)\") { _ in try .status(200) }, "
+                    + "or correct the URL the client builds.")
+        }
         record(MockFailure(message: lines.joined(separator: "\n"), location: nil))
         return URLError(
             .resourceUnavailable,

@@ -183,6 +183,10 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
     /// A file that ``MockRegistry/stubs(_:variant:in:unmatched:)`` serves and that is not in the
     /// variant's folder of the bundle.
     case missingStub(name: String, variant: String, bundle: String)
+    /// `MOCKNETWORK_RECORD` holds a value that is not a ``HTTPArchive/RecordMode``.
+    case invalidRecordMode(String)
+    /// An archive to replay that does not exist; `command` records it.
+    case missingArchive(path: String, command: String)
 
     /// What went wrong, then how to fix it.
     public var description: String {
@@ -206,6 +210,11 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
             "MockNetwork: no file \"\(name)\" for the stub variant \"\(variant)\" in the bundle at \(bundle) "
                 + "(looked for \(AppStubs.candidates(for: name, variant: variant).joined(separator: " and "))). "
                 + "Add the file to that variant's folder, or point the URL at a file that exists."
+        case .invalidRecordMode(let text):
+            "MockNetwork: MOCKNETWORK_RECORD=\(text) is not a record mode. Use none (replay only, the default), "
+                + "once (record archives that do not exist yet) or rewrite (record them afresh)."
+        case .missingArchive(let path, let command):
+            "MockNetwork: there is no archive at \(path) to replay. Record it from the real server: \(command)"
         case .downloadUnsupported(let url):
             "MockNetwork: download tasks (\(url)) cannot be mocked on Linux: its Foundation crashes when a "
                 + "custom protocol answers one. Load the data with data(for:) or dataTask(with:) instead, "

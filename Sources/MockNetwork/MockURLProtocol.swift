@@ -110,7 +110,7 @@ public class MockURLProtocol: URLProtocol {
         _ answer: MockRegistry.Answer, _ request: URLRequest, _ registry: MockRegistry, inStartLoading: Bool
     ) {
         if answer.passToNetwork {
-            passToNetwork(request)
+            passToNetwork(request, registry: registry, number: answer.logNumber)
             return
         }
         var answer = answer
@@ -189,23 +189,31 @@ public class MockURLProtocol: URLProtocol {
         #endif
     }
 
-    private func passToNetwork(_ request: URLRequest) {
+    private func passToNetwork(_ request: URLRequest, registry: MockRegistry, number: Int) {
         let this = WeakProtocol(self)
-        let task = Self.network.dataTask(with: request) { data, response, error in
+        let started = Date()
+        let task = Self.network.dataTask(with: request) { [weak registry] data, response, error in
             let result: Result<(HTTPURLResponse, Data), any Error>
             if let response = response as? HTTPURLResponse {
                 result = .success((response, data ?? Data()))
             } else {
                 result = .failure(error ?? URLError(.badServerResponse))
             }
+            registry?.passedToNetwork(request, number: number, result: result, started: started)
             this.value?.wake(with: MockRegistry.Answer(result: result))
         }
         progress.withLock { $0.passthrough = task }
         task.resume()
     }
 
-    /// The real network, for `MockRegistry.Unmatched.passToNetwork`.
-    private static let network = URLSession(configuration: .ephemeral)
+    /// The real network, for `MockRegistry.Unmatched.passToNetwork` and recording: no mock
+    /// protocol, and no cache, so that what is recorded is what the server sent.
+    private static let network: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return URLSession(configuration: configuration)
+    }()
 
     private func deliver(_ answer: MockRegistry.Answer) {
         switch answer.result {

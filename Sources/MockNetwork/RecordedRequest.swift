@@ -22,9 +22,28 @@ public struct RecordedRequest: Sendable, Equatable {
     /// The header fields the request carried into the protocol.
     public var headers: [String: String] { request.allHTTPHeaderFields ?? [:] }
 
+    /// When the request arrived.
+    let started: Date
+    /// What it was answered with, once it was (for ``MockRegistry/exportedArchive(redaction:)``).
+    var outcome: Outcome?
+
+    /// What a request got.
+    enum Outcome: Sendable {
+        /// A response and its body, after `delay` seconds.
+        case response(HTTPURLResponse, Data, delay: TimeInterval)
+        /// No response: the request failed with this error.
+        case failure(String)
+    }
+
     init(_ request: URLRequest, body: Data) {
         self.body = body
         self.request = request
+        self.started = Date()
+    }
+
+    /// Two recorded requests are equal when their requests and bodies are.
+    public static func == (a: RecordedRequest, b: RecordedRequest) -> Bool {
+        a.body == b.body && a.request == b.request
     }
 
     /// The body as UTF-8 text, or `nil` when it is not valid UTF-8.

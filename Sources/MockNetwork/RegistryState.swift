@@ -15,14 +15,18 @@ extension MockRegistry {
         let match: RequestMatch
         let responders: [@Sendable (URLRequest) throws -> Reply]
         let repeatsLast: Bool
+        /// Answers only when no other route matches: an archive's entries, which handlers the test
+        /// registers override.
+        let isFallback: Bool
         var expectedCalls: Int?
         let location: SourceLocation
         var calls = 0
 
         init(
             id: Int, match: RequestMatch, responders: [@Sendable (URLRequest) throws -> Reply], repeatsLast: Bool,
-            expectedCalls: Int?, location: SourceLocation
+            isFallback: Bool = false, expectedCalls: Int?, location: SourceLocation
         ) {
+            self.isFallback = isFallback
             self.id = id
             self.match = match
             self.responders = responders
@@ -65,9 +69,30 @@ extension MockRegistry {
         var patterns: [Int] = []
         var nextID = 0
         var requests: [RecordedRequest] = []
+        /// How many requests were logged before `requests[0]`: dropped by the log's limit, or by a reset.
+        var requestsBefore = 0
         var failures: [MockFailure] = []
         var inFlight: [Int: URLRequest] = [:]
         var responses: [String: CachedResponse] = [:]
+        /// The archive this registry replays or records, if any.
+        var archive: ArchiveBinding?
+
+        /// Logs `request`, keeping the latest `limit` or more, and returns its number in the log.
+        mutating func log(_ request: RecordedRequest, limit: Int) -> Int {
+            requests.append(request)
+            let number = requestsBefore + requests.count - 1
+            if requests.count >= 2 * limit {
+                requests.removeFirst(limit)
+                requestsBefore += limit
+            }
+            return number
+        }
+
+        /// Notes what the request numbered `number` got, if it is still in the log.
+        mutating func settle(_ number: Int, _ outcome: RecordedRequest.Outcome) {
+            let index = number - requestsBefore
+            if index >= 0, index < requests.count { requests[index].outcome = outcome }
+        }
 
         mutating func insert(_ route: Route) {
             switch route.match.target {
@@ -117,8 +142,9 @@ extension MockRegistry {
             func consider(_ id: Int, checkURL: Bool) {
                 guard let route = routes[id] else { return }
                 if let current = best {
-                    let (a, b) = (route.match.specificity, current.match.specificity)
-                    if a < b || (a == b && route.id < current.id) { return }
+                    let a = (route.isFallback ? 0 : 1, route.match.specificity, route.id)
+                    let b = (current.isFallback ? 0 : 1, current.match.specificity, current.id)
+                    if a < b { return }
                 }
                 let mismatches =
                     checkURL

@@ -1,0 +1,276 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The archive a registry replays or records.
+final class ArchiveBinding: Sendable {
+    /// The archive's file.
+    let file: URL
+    /// Whether requests no handler answers go to the real server and are recorded.
+    let isRecording: Bool
+    /// What is taken out before the file is written.
+    let redaction: HTTPArchive.Redaction
+    /// The command that records the archive, for failures.
+    let recordCommand: String
+    /// The exchanges recorded so far (unredacted; redacted when written).
+    let recorded = Locked(HTTPArchive())
+
+    init(file: URL, isRecording: Bool, redaction: HTTPArchive.Redaction, recordCommand: String) {
+        self.file = file
+        self.isRecording = isRecording
+        self.redaction = redaction
+        self.recordCommand = recordCommand
+    }
+
+    /// Adds an exchange and writes the archive, redacted. Returns the error writing threw, if any.
+    func append(_ entry: HTTPArchive.Entry) -> (any Error)? {
+        recorded.withLock { archive in
+            archive.entries.append(entry)
+            do {
+                try archive.redacted(redaction).write(to: file)
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+}
+
+extension MockRegistry {
+    // MARK: Replaying
+
+    /// Answers requests from `archive`: each entry answers the requests `matching` says are its
+    /// own, with its status, headers and body. Entries for the same request answer in the order
+    /// they were recorded, and the last one answers any request after that. An entry with no
+    /// response (status 0) fails its request with `URLError(.networkConnectionLost)`.
+    ///
+    /// Handlers registered as usual win over an archive's entries, however they match, so a test
+    /// can replace one answer of a recording.
+    ///
+    /// - Parameters:
+    ///   - archive: the archive, e.g. `try HTTPArchive(contentsOf: url)`.
+    ///   - matching: which requests an entry answers; method and full URL unless given.
+    ///   - fileID: where the archive is replayed from, for failures; leave the default.
+    ///   - filePath: where the archive is replayed from; leave the default.
+    ///   - line: where the archive is replayed from; leave the default.
+    ///   - column: where the archive is replayed from; leave the default.
+    /// - Throws: ``MockNetworkError/invalidStatusCode(_:)`` for an entry whose status is no HTTP status.
+    public func replay(
+        _ archive: HTTPArchive, matching: HTTPArchive.Matching = .methodAndURL,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) throws {
+        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        // Entries for the same request become one route that answers them in order.
+        var groups: [(match: RequestMatch, responses: [MockResponse])] = []
+        var positions: [String: Int] = [:]
+        for entry in archive.entries {
+            let match = matching.match(for: entry)
+            let response = try Self.mockResponse(for: entry)
+            let key = match.description
+            if let position = positions[key] {
+                groups[position].responses.append(response)
+            } else {
+                positions[key] = groups.count
+                groups.append((match, [response]))
+            }
+        }
+        for group in groups {
+            _ = add(
+                group.match, nil, location, group.responses.map { response in { _ in .mock(response) } },
+                repeatsLast: true, isFallback: true)
+        }
+    }
+
+    static func mockResponse(for entry: HTTPArchive.Entry) throws -> MockResponse {
+        let response = entry.response
+        guard response.status != 0 else {
+            return .failure(
+                URLError(
+                    .networkConnectionLost,
+                    userInfo: [
+                        NSLocalizedDescriptionKey:
+                            "MockNetwork: the archive's entry for \(entry.request.method) \(entry.request.url) has no "
+                            + "response" + (entry.error.map { " (\($0))" } ?? "") + "."
+                    ]))
+        }
+        // The archive holds the body as delivered: decoded, whole. Headers about the bytes on the
+        // wire would describe a body the client does not get; HTTP/2 pseudo-headers are no fields.
+        let dropped: Set<String> = ["content-encoding", "content-length", "transfer-encoding"]
+        var headers: [String: String] = [:]
+        var names: [String: String] = [:]  // lowercased → as first written
+        for header in response.headers {
+            let lower = header.name.lowercased()
+            guard !header.name.hasPrefix(":"), !dropped.contains(lower) else { continue }
+            if let name = names[lower], let value = headers[name] {
+                headers[name] = value + ", " + header.value
+            } else {
+                names[lower] = header.name
+                headers[header.name] = header.value
+            }
+        }
+        if names["content-type"] == nil, !response.body.mimeType.isEmpty {
+            headers["Content-Type"] = response.body.mimeType
+        }
+        // The archive's redirects are its own entries: the client follows them as recorded.
+        return try MockResponse(status: response.status, headers: headers, body: response.body.data)
+            .followingRedirects(true)
+    }
+
+    // MARK: Recording and replaying a file
+
+    /// Replays the archive at `file`, or records it from the real server, as `mode` says.
+    ///
+    /// - `.none`: replay; a request the archive does not hold fails the test with a message that
+    ///   names the archive and the command that records it.
+    /// - `.once`: record when the file does not exist, else replay.
+    /// - `.rewrite`: record afresh.
+    ///
+    /// While recording, requests no handler answers go to the real network through a session
+    /// without the mock protocol; the client gets the real response, and the exchange is added to
+    /// the file (redacted) as it completes. Redirects are followed on the network, and the final
+    /// response is recorded for the request.
+    ///
+    /// - Parameters:
+    ///   - file: the archive's file, e.g. next to the test's source.
+    ///   - mode: record or replay; `nil` (the default) reads `MOCKNETWORK_RECORD`.
+    ///   - matching: which requests an entry answers; method and full URL unless given.
+    ///     The query parameters `redaction` removes are left out of the comparison.
+    ///   - redaction: what is taken out before anything is written.
+    /// - Throws: ``HTTPArchive/LoadError`` for a broken archive, ``MockNetworkError/missingArchive(path:command:)``
+    ///   when there is nothing to replay, ``MockNetworkError/invalidRecordMode(_:)`` for a bad
+    ///   `MOCKNETWORK_RECORD`.
+    public func useArchive(
+        at file: URL, mode: HTTPArchive.RecordMode? = nil, matching: HTTPArchive.Matching = .methodAndURL,
+        redaction: HTTPArchive.Redaction = .standard,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) throws {
+        try useArchive(
+            at: file, mode: mode, matching: matching, redaction: redaction, testName: nil,
+            location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// ``useArchive(at:mode:matching:redaction:fileID:filePath:line:column:)`` for a test whose
+    /// name goes into the record command.
+    package func useArchive(
+        at file: URL, mode: HTTPArchive.RecordMode?, matching: HTTPArchive.Matching,
+        redaction: HTTPArchive.Redaction, testName: String?, location: SourceLocation
+    ) throws {
+        let mode = try mode ?? HTTPArchive.RecordMode.fromEnvironment()
+        let exists = FileManager.default.fileExists(atPath: file.path)
+        let recording = mode == .rewrite || (mode == .once && !exists)
+        let command =
+            "\(HTTPArchive.RecordMode.environmentVariable)=rewrite swift test"
+            + (testName.map { " --filter '\($0)'" } ?? "")
+        let binding = ArchiveBinding(
+            file: file, isRecording: recording, redaction: redaction, recordCommand: command)
+        if recording {
+            try HTTPArchive().write(to: file)
+        } else {
+            guard exists else {
+                throw MockNetworkError.missingArchive(
+                    path: file.path,
+                    command: "\(HTTPArchive.RecordMode.environmentVariable)=once swift test"
+                        + (testName.map { " --filter '\($0)'" } ?? ""))
+            }
+            let archive = try HTTPArchive(contentsOf: file)
+            try replay(
+                archive, matching: matching.ignoringQueryParameters(redaction.queryParameters),
+                fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
+        }
+        state.withLock { $0.archive = binding }
+    }
+
+    /// The archive this registry replays or records, if any.
+    public var archiveFile: URL? {
+        state.withLock { $0.archive?.file }
+    }
+
+    /// Notes what the real network answered a request passed to it, and records the exchange
+    /// when an archive is recording.
+    func passedToNetwork(
+        _ request: URLRequest, number: Int, result: Result<(HTTPURLResponse, Data), any Error>, started: Date
+    ) {
+        let archive = state.withLock { $0.archive }
+        switch result {
+        case .success(let (response, data)):
+            settle(number, .response(response, data, delay: 0))
+            guard let archive, archive.isRecording else { return }
+            let entry = HTTPArchive.Entry(
+                request: Self.archived(request, body: request.httpBody ?? Data()),
+                response: Self.archived(response, body: data),
+                startedDateTime: started, time: Date().timeIntervalSince(started) * 1000)
+            if let error = archive.append(entry) {
+                record(
+                    MockFailure(
+                        message: "MockNetwork: could not write the archive \(archive.file.path): "
+                            + "\(error.localizedDescription). Check that its folder can be written.",
+                        location: nil))
+            }
+        case .failure(let error):
+            settle(number, .failure(Self.describe(error)))
+            guard let archive, archive.isRecording else { return }
+            let cancelled = (error as? URLError)?.code == .cancelled
+            if !cancelled {
+                record(
+                    MockFailure(
+                        message: "MockNetwork: while recording \(archive.file.path), "
+                            + "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "") failed on the real "
+                            + "network (\(Self.describe(error))), so nothing was recorded for it. Check that the "
+                            + "server is up and reachable, then record again.",
+                        location: nil))
+            }
+        }
+    }
+
+    // MARK: Exporting
+
+    /// What this registry answered, as an archive: every request still in ``requests``, with its
+    /// body, and the response it got (or, for one that failed, status 0 and the error), redacted.
+    ///
+    /// Write it with `try mocks.exportedArchive().write(to: url)` and open the file in a
+    /// browser's network panel to see a failing test's traffic.
+    public func exportedArchive(redaction: HTTPArchive.Redaction = .standard) -> HTTPArchive {
+        let log = requests
+        var archive = HTTPArchive()
+        for recorded in log {
+            guard let outcome = recorded.outcome else { continue }  // still being answered
+            let request = Self.archived(recorded.request, body: recorded.body)
+            switch outcome {
+            case .response(let response, let data, let delay):
+                archive.entries.append(
+                    HTTPArchive.Entry(
+                        request: request, response: Self.archived(response, body: data),
+                        startedDateTime: recorded.started, time: delay * 1000))
+            case .failure(let error):
+                archive.entries.append(
+                    HTTPArchive.Entry(
+                        request: request, response: HTTPArchive.Response(status: 0),
+                        startedDateTime: recorded.started, error: error))
+            }
+        }
+        return archive.redacted(redaction)
+    }
+
+    static func archived(_ request: URLRequest, body: Data) -> HTTPArchive.Request {
+        let fields = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
+        let contentType = fields.first { $0.key.lowercased() == "content-type" }?.value ?? ""
+        return HTTPArchive.Request(
+            method: request.httpMethod ?? "GET", url: request.url?.absoluteString ?? "",
+            headers: fields.map { HTTPArchive.Header($0.key, $0.value) },
+            body: body.isEmpty ? nil : HTTPArchive.Body(body, mimeType: contentType))
+    }
+
+    static func archived(_ response: HTTPURLResponse, body: Data) -> HTTPArchive.Response {
+        var fields: [(String, String)] = []
+        for (name, value) in response.allHeaderFields {
+            fields.append(("\(name)", "\(value)"))
+        }
+        fields.sort { $0.0.lowercased() < $1.0.lowercased() }
+        let contentType = fields.first { $0.0.lowercased() == "content-type" }?.1 ?? ""
+        return HTTPArchive.Response(
+            status: response.statusCode, headers: fields.map { HTTPArchive.Header($0.0, $0.1) },
+            body: HTTPArchive.Body(body, mimeType: contentType))
+    }
+}

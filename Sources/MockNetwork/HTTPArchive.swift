@@ -1,0 +1,302 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An HTTP Archive (HAR 1.2): the format browsers' developer tools export and open, used here as
+/// recorded traffic to answer requests from.
+///
+/// Archives from Chrome, Firefox and Safari load as they are: fields MockNetwork has no use for
+/// (`pages`, `cache`, `timings`, `_initiator`, …) are ignored, and so are missing optional ones.
+/// A broken archive fails with ``HTTPArchive/LoadError``, which names the file, the JSON path and
+/// what was expected there.
+///
+/// ```swift
+/// let archive = try HTTPArchive(contentsOf: URL(fileURLWithPath: "Tests/Archives/login.har"))
+/// try mocks.replay(archive)
+/// ```
+public struct HTTPArchive: Sendable, Equatable {
+    /// The exchanges, in the order they happened.
+    public var entries: [Entry]
+
+    /// An archive of `entries`.
+    public init(entries: [Entry] = []) {
+        self.entries = entries
+    }
+
+    /// One request and the response it got.
+    public struct Entry: Sendable, Equatable {
+        /// When the request started, as ISO 8601 text.
+        public var startedDateTime: String
+        /// How long the exchange took, in milliseconds.
+        public var time: Double
+        /// The request.
+        public var request: Request
+        /// The response; a status of 0 means the request got none (it failed).
+        public var response: Response
+        /// Why the request failed, when it did (`_error`, as Chrome writes it).
+        public var error: String?
+
+        /// An entry for `request` and `response`.
+        public init(
+            request: Request, response: Response, startedDateTime: Date = Date(), time: Double = 0,
+            error: String? = nil
+        ) {
+            self.startedDateTime = HTTPArchive.dateText(startedDateTime)
+            self.time = time
+            self.request = request
+            self.response = response
+            self.error = error
+        }
+    }
+
+    /// A request as an archive holds it.
+    public struct Request: Sendable, Equatable {
+        /// The HTTP method.
+        public var method: String
+        /// The full URL, query included.
+        public var url: String
+        /// The HTTP version, such as `HTTP/1.1`.
+        public var httpVersion: String
+        /// The header fields, in order; a name may appear more than once.
+        public var headers: [Header]
+        /// The body, when the request had one.
+        public var body: Body?
+
+        /// A request with the given parts.
+        public init(
+            method: String, url: String, headers: [Header] = [], body: Body? = nil, httpVersion: String = "HTTP/1.1"
+        ) {
+            self.method = method
+            self.url = url
+            self.httpVersion = httpVersion
+            self.headers = headers
+            self.body = body
+        }
+    }
+
+    /// A response as an archive holds it.
+    public struct Response: Sendable, Equatable {
+        /// The HTTP status code; 0 for a request that got no response.
+        public var status: Int
+        /// The reason phrase, such as `OK`.
+        public var statusText: String
+        /// The HTTP version, such as `HTTP/1.1`.
+        public var httpVersion: String
+        /// The header fields, in order; a name may appear more than once.
+        public var headers: [Header]
+        /// The body (HAR's `content`).
+        public var body: Body
+
+        /// A response with the given parts.
+        public init(
+            status: Int, headers: [Header] = [], body: Body = Body(Data()), statusText: String? = nil,
+            httpVersion: String = "HTTP/1.1"
+        ) {
+            self.status = status
+            self.statusText = statusText ?? HTTPArchive.reasonPhrase(status)
+            self.httpVersion = httpVersion
+            self.headers = headers
+            self.body = body
+        }
+    }
+
+    /// A header field.
+    public struct Header: Sendable, Equatable {
+        /// The field's name, as it was sent.
+        public var name: String
+        /// The field's value.
+        public var value: String
+
+        /// The field `name: value`.
+        public init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// A body: its bytes and media type. In the file it is text, or base64 when it is not UTF-8
+    /// (`"encoding": "base64"`).
+    public struct Body: Sendable, Equatable {
+        /// The bytes.
+        public var data: Data
+        /// The media type, such as `application/json`; empty when unknown.
+        public var mimeType: String
+
+        /// A body of `data`.
+        public init(_ data: Data, mimeType: String = "") {
+            self.data = data
+            self.mimeType = mimeType
+        }
+
+        /// The bytes as UTF-8 text, or `nil` when they are not.
+        public var text: String? { String(data: data, encoding: .utf8) }
+    }
+
+    // MARK: Reading and writing
+
+    /// Reads the archive in the file at `url`.
+    ///
+    /// - Throws: ``LoadError`` naming the file, and for a broken archive the JSON path and what
+    ///   was expected there.
+    public init(contentsOf url: URL) throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw LoadError(
+                file: url.path, path: "",
+                problem: "the file cannot be read (\(error.localizedDescription)). Check the path, or record the "
+                    + "archive (MOCKNETWORK_RECORD=once).")
+        }
+        try self.init(json: data, file: url.path)
+    }
+
+    /// Reads the archive `name` from `bundle`, such as `Bundle.module` of a test target with
+    /// `resources: [.copy("Archives")]`. Without an extension, `.har` is assumed; the file is
+    /// looked for at the bundle's top, then under `Archives/`, `Fixtures/` and `Fixtures/Archives/`.
+    ///
+    /// - Throws: ``LoadError`` when the bundle has no such file or the archive is broken.
+    public init(named name: String, in bundle: Bundle) throws {
+        let file = (name as NSString).pathExtension.isEmpty ? name + ".har" : name
+        for folder in ["", "Archives/", "Fixtures/", "Fixtures/Archives/"] {
+            if let url = bundle.resourceURL?.appendingPathComponent(folder + file),
+                FileManager.default.fileExists(atPath: url.path)
+            {
+                try self.init(contentsOf: url)
+                return
+            }
+        }
+        throw LoadError(
+            file: name, path: "",
+            problem: "no archive \"\(file)\" in the bundle at \(bundle.bundleURL.path) (looked at its top and under "
+                + "Archives/, Fixtures/ and Fixtures/Archives/). Add the file to the test target's resources, "
+                + "e.g. resources: [.copy(\"Archives\")].")
+    }
+
+    /// Reads an archive from its JSON; `file` names it in errors.
+    ///
+    /// - Throws: ``LoadError`` with the JSON path and what was expected there.
+    public init(json: Data, file: String = "(data)") throws {
+        do {
+            let document = try JSONDecoder().decode(Document.self, from: json)
+            self = document.log
+        } catch let error as DecodingError {
+            throw LoadError(file: file, decoding: error)
+        }
+        for (index, entry) in entries.enumerated() {
+            let at = "log.entries[\(index)]"
+            guard URLKeys.absoluteString(entry.request.url) != nil else {
+                throw LoadError(
+                    file: file, path: at + ".request.url",
+                    problem: "expected an absolute URL, found \"\(entry.request.url)\"")
+            }
+            guard entry.response.status == 0 || (100...599).contains(entry.response.status) else {
+                throw LoadError(
+                    file: file, path: at + ".response.status",
+                    problem:
+                        "expected an HTTP status in 100...599 (or 0 for no response), found \(entry.response.status)")
+            }
+        }
+    }
+
+    /// The archive as HAR 1.2 JSON: pretty-printed, keys sorted, so that a recording changes
+    /// little from one run to the next and diffs well.
+    public func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(Document(log: self))
+    }
+
+    /// Writes the archive to `url` (atomically), making the folders on the way.
+    public func write(to url: URL) throws {
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try json().write(to: url, options: .atomic)
+    }
+
+    /// An archive that cannot be read: which file, where in its JSON, and what is wrong there.
+    public struct LoadError: Error, Equatable, CustomStringConvertible, LocalizedError {
+        /// The file (or bundle name) that was read.
+        public let file: String
+        /// Where in the JSON, such as `log.entries[2].response.status`; empty for the file as a whole.
+        public let path: String
+        /// What was expected there, and what was found.
+        public let problem: String
+
+        init(file: String, path: String, problem: String) {
+            self.file = file
+            self.path = path
+            self.problem = problem
+        }
+
+        init(file: String, decoding error: DecodingError) {
+            func path(_ keys: [any CodingKey]) -> String {
+                var out = ""
+                for key in keys {
+                    if let index = key.intValue {
+                        out += "[\(index)]"
+                    } else {
+                        out += (out.isEmpty ? "" : ".") + key.stringValue
+                    }
+                }
+                return out
+            }
+            switch error {
+            case .typeMismatch(let type, let context):
+                self.init(
+                    file: file, path: path(context.codingPath),
+                    problem: "expected \(HTTPArchive.kind(of: type)) (\(context.debugDescription))")
+            case .valueNotFound(let type, let context):
+                self.init(
+                    file: file, path: path(context.codingPath),
+                    problem: "expected \(HTTPArchive.kind(of: type)), found null")
+            case .keyNotFound(let key, let context):
+                self.init(
+                    file: file, path: path(context.codingPath + [key]),
+                    problem: "expected the field \"\(key.stringValue)\", which is missing")
+            case .dataCorrupted(let context):
+                let underlying = (context.underlyingError as NSError?).map { " (\($0.localizedDescription))" } ?? ""
+                let detail =
+                    (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+                self.init(
+                    file: file, path: path(context.codingPath),
+                    problem: "expected HAR JSON: \(context.debugDescription)\(detail.map { " \($0)" } ?? underlying). "
+                        + "Fix the file, or record it again (MOCKNETWORK_RECORD=rewrite).")
+            @unknown default:
+                self.init(file: file, path: "", problem: "\(error)")
+            }
+        }
+
+        /// The file, the JSON path and the problem, then how to fix it.
+        public var description: String {
+            if path.isEmpty { return "MockNetwork: cannot load the HAR archive \(file): \(problem)" }
+            return "MockNetwork: the HAR archive \(file) is broken at \(path): \(problem). "
+                + "Fix the file, or record it again (MOCKNETWORK_RECORD=rewrite)."
+        }
+
+        /// The ``description``, for `localizedDescription`.
+        public var errorDescription: String? { description }
+    }
+
+    static func kind(of type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Double.Type: "a number"
+        case is Bool.Type: "true or false"
+        case is [Any].Type: "an array"
+        default: "an object"
+        }
+    }
+
+    static func dateText(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    static func reasonPhrase(_ status: Int) -> String {
+        status == 0 ? "" : HTTPURLResponse.localizedString(forStatusCode: status)
+    }
+}
