@@ -14,7 +14,8 @@ let package = Package(
         .executableTarget(name: "MockNetworkBenchmark", dependencies: ["MockNetwork"]),
         .testTarget(
             name: "MockNetworkTests", dependencies: ["MockNetwork", "MockNetworkTesting"],
-            resources: [.copy("Fixtures")]),
+            // Archives next to the tests are read from the source tree, as users' recordings are.
+            exclude: ["Archives", "SwiftTesting/Archives"], resources: [.copy("Fixtures")]),
         .target(name: "DogAPI", path: "Examples/DogAPI/Sources/DogAPI"),
         .testTarget(
             name: "DogAPITests", dependencies: ["DogAPI", "MockNetworkTesting"],

@@ -192,18 +192,27 @@ public class MockURLProtocol: URLProtocol {
     private func passToNetwork(_ request: URLRequest, registry: MockRegistry, number: Int) {
         let this = WeakProtocol(self)
         let started = Date()
-        let task = Self.network.dataTask(with: request) { [weak registry] data, response, error in
-            let result: Result<(HTTPURLResponse, Data), any Error>
-            if let response = response as? HTTPURLResponse {
-                result = .success((response, data ?? Data()))
-            } else {
-                result = .failure(error ?? URLError(.badServerResponse))
+        // Not from here: on Linux every session's work queue targets one serial queue, which
+        // `startLoading` runs on, and making a task on any session waits for that queue.
+        DispatchQueue.global().async {
+            let task = Self.network.dataTask(with: request) { data, response, error in
+                let result: Result<(HTTPURLResponse, Data), any Error>
+                if let response = response as? HTTPURLResponse {
+                    result = .success((response, data ?? Data()))
+                } else {
+                    result = .failure(error ?? URLError(.badServerResponse))
+                }
+                registry.passedToNetwork(request, number: number, result: result, started: started)
+                this.value?.wake(with: MockRegistry.Answer(result: result))
             }
-            registry?.passedToNetwork(request, number: number, result: result, started: started)
-            this.value?.wake(with: MockRegistry.Answer(result: result))
+            // Started only if the request was not stopped meanwhile; `stopLoading` cancels it after.
+            let start = this.value?.progress.withLock { progress in
+                guard !progress.finished else { return false }
+                progress.passthrough = task
+                return true
+            }
+            if start == true { task.resume() }
         }
-        progress.withLock { $0.passthrough = task }
-        task.resume()
     }
 
     /// The real network, for `MockRegistry.Unmatched.passToNetwork` and recording: no mock

@@ -20,6 +20,37 @@ extension Trait where Self == MockNetworkTrait {
     /// }
     /// ```
     public static var mockNetwork: Self { MockNetworkTrait() }
+
+    /// `.mockNetwork`, with the test's requests answered from a recorded HAR archive:
+    /// `Archives/<archive>.har` in the folder of the test's source file.
+    ///
+    /// ```swift
+    /// @Test(.mockNetwork(archive: "fetchUser"))
+    /// func fetchUser() async throws {
+    ///     let user = try await UserClient(session: MockRegistry.current.session).user(id: 1)
+    ///     #expect(user.name == "Ada")
+    /// }
+    /// ```
+    /// Record it once from the real server with `MOCKNETWORK_RECORD=once swift test --filter fetchUser`
+    /// and commit the file; from then on the test replays it. On a suite, each test gets its own
+    /// archive: `Archives/<archive>/<test function>.har`.
+    ///
+    /// - Parameters:
+    ///   - archive: the archive's name, without `.har`.
+    ///   - mode: record or replay; `nil` (the default) reads `MOCKNETWORK_RECORD`.
+    ///   - matching: which requests an entry answers; method and full URL unless given.
+    ///   - redaction: what is taken out before anything is written.
+    ///   - bundle: a bundle to replay the archive from when the source tree is not there (a device).
+    ///   - filePath: the test's source file; leave the default.
+    public static func mockNetwork(
+        archive: String, mode: HTTPArchive.RecordMode? = nil, matching: HTTPArchive.Matching = .methodAndURL,
+        redaction: HTTPArchive.Redaction = .standard, bundle: Bundle? = nil, filePath: String = #filePath
+    ) -> Self {
+        MockNetworkTrait(
+            archive: MockNetworkTrait.Archive(
+                name: archive, mode: mode, matching: matching, redaction: redaction, bundle: bundle,
+                sourceFile: filePath))
+    }
 }
 
 /// The trait behind `.mockNetwork`: a registry per test, so tests run in parallel without
@@ -28,11 +59,36 @@ public struct MockNetworkTrait: TestTrait, SuiteTrait, TestScoping {
     /// Applies to every test in a suite it is on.
     public var isRecursive: Bool { true }
 
+    struct Archive: Sendable {
+        let name: String
+        let mode: HTTPArchive.RecordMode?
+        let matching: HTTPArchive.Matching
+        let redaction: HTTPArchive.Redaction
+        let bundle: Bundle?
+        let sourceFile: String
+    }
+
+    var archive: Archive?
+
+    /// Every test, and every case of a parameterized test; with an archive, also the suite the
+    /// trait is on, whose scope tells its tests to use an archive each.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        if test.isSuite { return archive == nil ? nil : self }
+        return testCase == nil ? nil : self
+    }
+
+    /// Whether the trait being applied came from a suite: each of its tests gets an archive of its own.
+    @TaskLocal static var archiveFromSuite = false
+
     /// Runs `function` with a fresh registry as `MockRegistry.current`, then reports the
     /// registry's failures as issues of `test`.
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
+        if test.isSuite, archive != nil {
+            try await Self.$archiveFromSuite.withValue(true) { try await function() }
+            return
+        }
         let registry = MockRegistry()
         let runner = TestTaskRunner()
         registry.handlerContext = runner.submit
@@ -41,6 +97,13 @@ public struct MockNetworkTrait: TestTrait, SuiteTrait, TestScoping {
         let fallback = MockNetwork.SourceLocation(
             fileID: place.fileID, filePath: place.filePath, line: place.line, column: place.column)
         do {
+            if let archive {
+                let testName = ArchiveSupport.filter(forTest: test.name)
+                try ArchiveSupport.attach(
+                    registry, name: Self.archiveFromSuite ? "\(archive.name)/\(testName)" : archive.name,
+                    sourceFile: archive.sourceFile, bundle: archive.bundle, mode: archive.mode,
+                    matching: archive.matching, redaction: archive.redaction, testName: testName, location: fallback)
+            }
             try await MockRegistry.$scoped.withValue(registry) {
                 try await function()
             }

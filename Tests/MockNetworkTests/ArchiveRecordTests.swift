@@ -1,0 +1,253 @@
+import Foundation
+import MockNetwork
+import MockNetworkTesting
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Record mode against a real HTTP server on 127.0.0.1, and redaction of what is written.
+final class ArchiveRecordTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ArchiveRecordTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private let userJSON = Data(#"{"id":1,"name":"Ada"}"#.utf8)
+
+    private func makeServer() throws -> LoopbackServer {
+        try LoopbackServer(
+            routes: [
+                "GET /users/1": .init(
+                    status: 200, headers: [("Content-Type", "application/json"), ("X-Served-By", "loopback")],
+                    body: userJSON),
+                "POST /users?notify=false": .init(
+                    status: 201, headers: [("Content-Type", "text/plain")], text: "created 2"),
+            ], maxRequests: 8, lifetime: 20)
+    }
+
+    func testOnceRecordsWhatTheServerSentThenReplaysItWithoutTheServer() async throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        let file = folder.appendingPathComponent("Archives/users.har")
+        let user = try XCTUnwrap(server.url("/users/1")).absoluteString
+        let create = try XCTUnwrap(server.url("/users?notify=false")).absoluteString
+        let posted = Data(#"{"name":"Grace"}"#.utf8)
+
+        let recording = MockRegistry()
+        try recording.useArchive(at: file, mode: .once)
+        let live = [
+            try await send(recording.session, "GET", user, headers: ["Accept": "application/json"]),
+            try await send(
+                recording.session, "POST", create, headers: ["Content-Type": "application/json"], body: posted),
+        ]
+        XCTAssertEqual(live.map(\.status), [200, 201], "the client gets the real responses")
+        XCTAssertEqual(live[0].body, userJSON)
+        XCTAssertEqual(live[0].response.value(forHTTPHeaderField: "X-Served-By"), "loopback")
+        XCTAssertEqual(server.received.map(\.method), ["GET", "POST"])
+        XCTAssertEqual(server.received.map(\.target), ["/users/1", "/users?notify=false"])
+        XCTAssertEqual(server.received.last?.body, posted)
+        XCTAssertEqual(recording.failures, [])
+
+        // The file holds what the server sent.
+        let archive = try HTTPArchive(contentsOf: file)
+        XCTAssertEqual(archive.entries.map(\.request.method), ["GET", "POST"])
+        XCTAssertEqual(archive.entries.map(\.request.url), [user, create])
+        XCTAssertEqual(archive.entries.map(\.response.status), [200, 201])
+        XCTAssertEqual(archive.entries[0].response.body.data, userJSON)
+        XCTAssertEqual(archive.entries[0].response.body.mimeType, "application/json")
+        XCTAssertTrue(
+            archive.entries[0].response.headers.contains {
+                $0.name.lowercased() == "x-served-by" && $0.value == "loopback"
+            })
+        XCTAssertEqual(archive.entries[1].request.body?.data, posted)
+        XCTAssertEqual(archive.entries[1].response.body.text, "created 2")
+        XCTAssertEqual(archive.entries[0].request.headers.first { $0.name == "Accept" }?.value, "application/json")
+
+        // Now the archive exists: `once` replays it, with the server gone.
+        server.stop()
+        let replaying = MockRegistry()
+        try replaying.useArchive(at: file, mode: .once)
+        let replayed = [
+            try await send(replaying.session, "GET", user),
+            try await send(replaying.session, "POST", create, body: posted),
+        ]
+        XCTAssertEqual(replayed.map(\.status), [200, 201])
+        XCTAssertEqual(replayed.map(\.body), live.map(\.body))
+        XCTAssertEqual(replayed[0].response.value(forHTTPHeaderField: "X-Served-By"), "loopback")
+        XCTAssertEqual(server.received.count, 2, "replay does not reach the server")
+        XCTAssertEqual(replaying.failures, [])
+    }
+
+    func testRewriteRecordsAfresh() async throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        let file = folder.appendingPathComponent("users.har")
+        try HTTPArchive(entries: [
+            HTTPArchive.Entry(
+                request: HTTPArchive.Request(method: "GET", url: "https://old.example.com/stale"),
+                response: HTTPArchive.Response(status: 200))
+        ]).write(to: file)
+
+        let mocks = MockRegistry()
+        try mocks.useArchive(at: file, mode: .rewrite)
+        let reply = try await send(mocks.session, "GET", try XCTUnwrap(server.url("/users/1")).absoluteString)
+        XCTAssertEqual(reply.body, userJSON)
+
+        let archive = try HTTPArchive(contentsOf: file)
+        XCTAssertEqual(archive.entries.map(\.request.url), [try XCTUnwrap(server.url("/users/1")).absoluteString])
+        XCTAssertEqual(server.received.count, 1)
+    }
+
+    func testHandlersStillAnswerWhileRecordingAndAreNotRecorded() async throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        let file = folder.appendingPathComponent("mixed.har")
+        let mocks = MockRegistry()
+        try mocks.useArchive(at: file, mode: .rewrite)
+        mocks.register("https://auth.example.com/token") { _ in try .json(#"{"token":"t"}"#) }
+
+        let token = try await send(mocks.session, "GET", "https://auth.example.com/token")
+        XCTAssertEqual(token.status, 200)
+        _ = try await send(mocks.session, "GET", try XCTUnwrap(server.url("/users/1")).absoluteString)
+        XCTAssertEqual(try HTTPArchive(contentsOf: file).entries.count, 1)
+        XCTAssertEqual(mocks.exportedArchive().entries.count, 2, "export has both: what was stubbed and what was live")
+    }
+
+    func testNetworkFailureWhileRecordingIsReportedAndNotRecorded() async throws {
+        let server = try makeServer()
+        let address = try XCTUnwrap(server.url("/users/1")).absoluteString
+        server.stop()
+        let file = folder.appendingPathComponent("down.har")
+        let mocks = MockRegistry()
+        try mocks.useArchive(at: file, mode: .rewrite)
+
+        let error = await thrownError { try await send(mocks.session, "GET", address) }
+        XCTAssertEqual((error as? URLError)?.code, .cannotConnectToHost)
+        XCTAssertEqual(try HTTPArchive(contentsOf: file).entries, [])
+        let message = try XCTUnwrap(mocks.failures.first?.message)
+        XCTAssertTrue(
+            message.hasPrefix("MockNetwork: while recording \(file.path), GET \(address) failed on the real network"),
+            message)
+    }
+
+    // MARK: Redaction
+
+    func testSecretsInEachPlaceNeverReachTheFile() async throws {
+        let server = try LoopbackServer(
+            routes: [
+                "POST /login?api_key=SECRET-QUERY&user=ada": .init(
+                    status: 200,
+                    headers: [
+                        ("Content-Type", "application/json"), ("Set-Cookie", "session=SECRET-SET-COOKIE; HttpOnly"),
+                        ("X-Echo", "SECRET-BODY"),
+                    ],
+                    text: #"{"token":"SECRET-RESPONSE","user":"ada"}"#)
+            ], maxRequests: 4, lifetime: 20)
+        defer { server.stop() }
+        let address = try XCTUnwrap(server.url("/login?api_key=SECRET-QUERY&user=ada")).absoluteString
+        let file = folder.appendingPathComponent("login.har")
+        let redaction = HTTPArchive.Redaction(
+            queryParameters: ["api_key"], bodyStrings: ["SECRET-BODY", "SECRET-RESPONSE", ""])
+        let headers = [
+            "Authorization": "Bearer SECRET-AUTHORIZATION", "Cookie": "session=SECRET-COOKIE",
+            "Content-Type": "application/json",
+        ]
+        let body = Data(#"{"user":"ada","password":"SECRET-BODY"}"#.utf8)
+
+        let recording = MockRegistry()
+        try recording.useArchive(at: file, mode: .rewrite, redaction: redaction)
+        let live = try await send(recording.session, "POST", address, headers: headers, body: body)
+        XCTAssertEqual(live.status, 200)
+        XCTAssertEqual(String(decoding: live.body, as: UTF8.self), #"{"token":"SECRET-RESPONSE","user":"ada"}"#)
+        let received = try XCTUnwrap(server.received.first)
+        XCTAssertEqual(received.header("Authorization"), "Bearer SECRET-AUTHORIZATION", "the server got the secrets")
+        XCTAssertEqual(received.target, "/login?api_key=SECRET-QUERY&user=ada")
+
+        let text = try String(contentsOf: file, encoding: .utf8)
+        for secret in [
+            "SECRET-AUTHORIZATION", "SECRET-COOKIE", "SECRET-SET-COOKIE", "SECRET-QUERY", "SECRET-BODY",
+            "SECRET-RESPONSE",
+        ] {
+            XCTAssertFalse(text.contains(secret), "\(secret) reached the file")
+        }
+        let entry = try XCTUnwrap(try HTTPArchive(contentsOf: file).entries.first)
+        XCTAssertEqual(entry.request.url, try XCTUnwrap(server.url("/login?user=ada")).absoluteString)
+        XCTAssertEqual(entry.request.body?.text, #"{"user":"ada","password":"REDACTED"}"#)
+        XCTAssertEqual(entry.response.body.text, #"{"token":"REDACTED","user":"ada"}"#)
+        XCTAssertEqual(entry.response.headers.first { $0.name.lowercased() == "x-echo" }?.value, "REDACTED")
+        XCTAssertFalse(entry.request.headers.contains { ["authorization", "cookie"].contains($0.name.lowercased()) })
+        XCTAssertFalse(entry.response.headers.contains { $0.name.lowercased() == "set-cookie" })
+
+        // The same redaction replays it: the request still carries its api_key, which is left out of matching.
+        server.stop()
+        let replaying = MockRegistry()
+        try replaying.useArchive(at: file, mode: HTTPArchive.RecordMode.none, redaction: redaction)
+        let replayed = try await send(replaying.session, "POST", address, headers: headers, body: body)
+        XCTAssertEqual(replayed.status, 200)
+        XCTAssertEqual(String(decoding: replayed.body, as: UTF8.self), #"{"token":"REDACTED","user":"ada"}"#)
+        let otherUser = await thrownError {
+            try await send(replaying.session, "POST", address.replacingOccurrences(of: "user=ada", with: "user=bob"))
+        }
+        XCTAssertEqual((otherUser as? URLError)?.code, .resourceUnavailable, "the other query items still match")
+    }
+}
+
+/// The XCTest base class records next to the test's source file.
+final class ArchiveTestCaseTests: MockNetworkTestCase {
+    func testUseArchiveRecordsIntoArchivesNextToTheSourceFile() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ArchiveTestCase-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try LoopbackServer(routes: ["GET /ping": .init(status: 200, text: "pong")], maxRequests: 2)
+        defer { server.stop() }
+        let source = folder.appendingPathComponent("PingTests.swift").path
+
+        try useArchive("ping", mode: .once, filePath: source)
+        let reply = try await send(session, "GET", try XCTUnwrap(server.url("/ping")).absoluteString)
+        XCTAssertEqual(String(decoding: reply.body, as: UTF8.self), "pong")
+        let file = folder.appendingPathComponent("Archives/ping.har")
+        XCTAssertEqual(mocks.archiveFile?.standardizedFileURL, file.standardizedFileURL)
+        XCTAssertEqual(try HTTPArchive(contentsOf: file).entries.first?.response.body.text, "pong")
+    }
+
+    func testReplaysTheCommittedArchiveNextToThisFile() async throws {
+        try useArchive("baseClassUser")
+        let reply = try await send(session, "GET", "https://api.example.com/users/7")
+        XCTAssertEqual(String(decoding: reply.body, as: UTF8.self), #"{"id":7,"name":"Hopper"}"#)
+    }
+}
+
+/// `Unmatched.passToNetwork` sends what no handler answers to the real server.
+final class PassToNetworkTests: XCTestCase {
+    func testUnmatchedRequestsReachTheServerAndHandlersStillAnswer() async throws {
+        let server = try LoopbackServer(
+            routes: ["PUT /live?x=1": .init(status: 202, headers: [("X-Live", "yes")], text: "from the server")],
+            maxRequests: 4)
+        defer { server.stop() }
+        let mocks = MockRegistry(unmatched: .passToNetwork)
+        let live = try XCTUnwrap(server.url("/live?x=1")).absoluteString
+        mocks.register("https://api.example.com/stubbed") { _ in try .text("stubbed") }
+
+        let stubbed = try await send(mocks.session, "GET", "https://api.example.com/stubbed")
+        XCTAssertEqual(String(decoding: stubbed.body, as: UTF8.self), "stubbed")
+        let reply = try await send(mocks.session, "PUT", live, body: Data("payload".utf8))
+        XCTAssertEqual(reply.status, 202)
+        XCTAssertEqual(reply.response.value(forHTTPHeaderField: "X-Live"), "yes")
+        XCTAssertEqual(String(decoding: reply.body, as: UTF8.self), "from the server")
+        XCTAssertEqual(server.received.map(\.method), ["PUT"])
+        XCTAssertEqual(server.received.first?.body, Data("payload".utf8))
+        XCTAssertEqual(mocks.requests.count, 2, "requests passed on are logged too")
+        XCTAssertEqual(mocks.failures, [])
+        let again = try await send(mocks.session, "GET", "https://api.example.com/stubbed")
+        XCTAssertNil(again.response.value(forHTTPHeaderField: "X-Live"))
+    }
+}
