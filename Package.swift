@@ -19,7 +19,7 @@ let package = Package(
         .target(name: "DogAPI", path: "Examples/DogAPI/Sources/DogAPI"),
         .testTarget(
             name: "DogAPITests", dependencies: ["DogAPI", "MockNetworkTesting"],
-            path: "Examples/DogAPI/Tests/DogAPITests"),
+            path: "Examples/DogAPI/Tests/DogAPITests", exclude: ["Archives"]),
         .target(name: "CatBreeds", path: "Examples/CatBreeds/Sources/CatBreeds"),
         .testTarget(
             name: "CatBreedsTests", dependencies: ["CatBreeds", "MockNetworkTesting"],

@@ -138,6 +138,10 @@ extension MockRegistry {
     ///   - matching: which requests an entry answers; method and full URL unless given.
     ///     The query parameters `redaction` removes are left out of the comparison.
     ///   - redaction: what is taken out before anything is written.
+    ///   - fileID: where the archive is used from, for failures; leave the default.
+    ///   - filePath: where the archive is used from; leave the default.
+    ///   - line: where the archive is used from; leave the default.
+    ///   - column: where the archive is used from; leave the default.
     /// - Throws: ``HTTPArchive/LoadError`` for a broken archive, ``MockNetworkError/missingArchive(path:command:)``
     ///   when there is nothing to replay, ``MockNetworkError/invalidRecordMode(_:)`` for a bad
     ///   `MOCKNETWORK_RECORD`.
