@@ -291,9 +291,7 @@ public struct HTTPArchive: Sendable, Equatable {
     }
 
     static func dateText(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
     static func reasonPhrase(_ status: Int) -> String {

@@ -343,6 +343,11 @@ final class ArchiveReplayTests: XCTestCase {
         let archive = try HTTPArchive(contentsOf: file)
         XCTAssertEqual(archive.entries.map(\.request.method), ["GET", "POST", "GET", "GET"])
         XCTAssertEqual(archive.entries.map(\.response.status), [200, 201, 200, 0])
+        XCTAssertTrue(
+            archive.entries.allSatisfy {
+                $0.startedDateTime.range(
+                    of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression) != nil
+            }, "\(archive.entries.map(\.startedDateTime))")
         XCTAssertEqual(archive.entries[1].request.body?.data, posted)
         XCTAssertEqual(archive.entries[1].request.body?.mimeType, "application/json")
         XCTAssertTrue(archive.entries[3].error?.contains("\(URLError.Code.notConnectedToInternet.rawValue)") == true)
