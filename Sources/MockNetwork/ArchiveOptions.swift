@@ -9,8 +9,9 @@ extension HTTPArchive {
     /// MOCKNETWORK_RECORD=once swift test --filter UserTests
     /// ```
     public enum RecordMode: String, Sendable, CaseIterable {
-        /// Replay only: a request the archive does not hold fails the test (the default).
-        case none
+        /// Never record, only replay: a request the archive does not hold fails the test (the
+        /// default; `MOCKNETWORK_RECORD=none`).
+        case never = "none"
         /// Record when the archive does not exist yet; replay it once it does.
         case once
         /// Record the archive afresh, replacing what it held.
@@ -19,13 +20,14 @@ extension HTTPArchive {
         /// The name of the environment variable that chooses the mode.
         public static let environmentVariable = "MOCKNETWORK_RECORD"
 
-        /// The mode `MOCKNETWORK_RECORD` names, `.none` when it is not set (or empty).
+        /// The mode `MOCKNETWORK_RECORD` names (`none`, `once` or `rewrite`), ``never`` when it is
+        /// not set (or empty).
         ///
         /// - Throws: ``MockNetworkError/invalidRecordMode(_:)`` for any other value.
         public static func fromEnvironment(
             _ environment: [String: String] = ProcessInfo.processInfo.environment
         ) throws -> RecordMode {
-            guard let text = environment[environmentVariable], !text.isEmpty else { return .none }
+            guard let text = environment[environmentVariable], !text.isEmpty else { return .never }
             guard let mode = RecordMode(rawValue: text.lowercased()) else {
                 throw MockNetworkError.invalidRecordMode(text)
             }

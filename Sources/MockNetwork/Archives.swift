@@ -122,7 +122,7 @@ extension MockRegistry {
 
     /// Replays the archive at `file`, or records it from the real server, as `mode` says.
     ///
-    /// - `.none`: replay; a request the archive does not hold fails the test with a message that
+    /// - `.never`: replay; a request the archive does not hold fails the test with a message that
     ///   names the archive and the command that records it.
     /// - `.once`: record when the file does not exist, else replay.
     /// - `.rewrite`: record afresh.

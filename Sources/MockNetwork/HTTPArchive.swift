@@ -159,20 +159,29 @@ public struct HTTPArchive: Sendable, Equatable {
     ///
     /// - Throws: ``LoadError`` when the bundle has no such file or the archive is broken.
     public init(named name: String, in bundle: Bundle) throws {
-        let file = (name as NSString).pathExtension.isEmpty ? name + ".har" : name
-        for folder in ["", "Archives/", "Fixtures/", "Fixtures/Archives/"] {
-            if let url = bundle.resourceURL?.appendingPathComponent(folder + file),
-                FileManager.default.fileExists(atPath: url.path)
-            {
-                try self.init(contentsOf: url)
-                return
-            }
+        if let url = Self.file(named: name, in: bundle) {
+            try self.init(contentsOf: url)
+            return
         }
+        let file = (name as NSString).pathExtension.isEmpty ? name + ".har" : name
         throw LoadError(
             file: name, path: "",
             problem: "no archive \"\(file)\" in the bundle at \(bundle.bundleURL.path) (looked at its top and under "
                 + "Archives/, Fixtures/ and Fixtures/Archives/). Add the file to the test target's resources, "
                 + "e.g. resources: [.copy(\"Archives\")].")
+    }
+
+    /// The file of the archive `name` in `bundle`, where ``init(named:in:)`` looks for it.
+    public static func file(named name: String, in bundle: Bundle) -> URL? {
+        let file = (name as NSString).pathExtension.isEmpty ? name + ".har" : name
+        for folder in ["", "Archives/", "Fixtures/", "Fixtures/Archives/"] {
+            if let url = bundle.resourceURL?.appendingPathComponent(folder + file),
+                FileManager.default.fileExists(atPath: url.path)
+            {
+                return url
+            }
+        }
+        return nil
     }
 
     /// Reads an archive from its JSON; `file` names it in errors.

@@ -22,9 +22,10 @@ enum ArchiveSupport {
     ) throws {
         let file = file(named: name, nextTo: sourceFile)
         let resolvedMode = try mode ?? HTTPArchive.RecordMode.fromEnvironment()
-        if resolvedMode == .none, !FileManager.default.fileExists(atPath: file.path), let bundle,
-            let archive = try? HTTPArchive(named: name, in: bundle)
+        if resolvedMode == .never, !FileManager.default.fileExists(atPath: file.path), let bundle,
+            HTTPArchive.file(named: name, in: bundle) != nil
         {
+            let archive = try HTTPArchive(named: name, in: bundle)
             try registry.replay(
                 archive, matching: matching.ignoringQueryParameters(redaction.queryParameters),
                 fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)

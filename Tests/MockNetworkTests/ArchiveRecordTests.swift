@@ -190,7 +190,7 @@ final class ArchiveRecordTests: XCTestCase {
         // The same redaction replays it: the request still carries its api_key, which is left out of matching.
         server.stop()
         let replaying = MockRegistry()
-        try replaying.useArchive(at: file, mode: HTTPArchive.RecordMode.none, redaction: redaction)
+        try replaying.useArchive(at: file, mode: .never, redaction: redaction)
         let replayed = try await send(replaying.session, "POST", address, headers: headers, body: body)
         XCTAssertEqual(replayed.status, 200)
         XCTAssertEqual(String(decoding: replayed.body, as: UTF8.self), #"{"token":"REDACTED","user":"ada"}"#)
@@ -217,6 +217,27 @@ final class ArchiveTestCaseTests: MockNetworkTestCase {
         let file = folder.appendingPathComponent("Archives/ping.har")
         XCTAssertEqual(mocks.archiveFile?.standardizedFileURL, file.standardizedFileURL)
         XCTAssertEqual(try HTTPArchive(contentsOf: file).entries.first?.response.body.text, "pong")
+    }
+
+    func testReplaysFromTheBundleWhenTheSourceTreeHasNoArchive() async throws {
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("NoSourceTree/ShopTests.swift")
+            .path
+        try useArchive("chrome-shop", mode: .never, bundle: .module, filePath: elsewhere)
+        let reply = try await send(session, "GET", "https://shop.example.com/api/products?page=1&sort=price")
+        XCTAssertEqual(reply.status, 200)
+        XCTAssertNil(mocks.archiveFile, "replayed from the bundle, not bound to a file")
+    }
+
+    func testWithoutArchiveOrBundleTheErrorSaysHowToRecord() {
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("NoSourceTree/ShopTests.swift")
+            .path
+        XCTAssertThrowsError(try useArchive("absent", mode: .never, bundle: .module, filePath: elsewhere)) { error in
+            XCTAssertEqual(
+                "\(error)",
+                "MockNetwork: there is no archive at \(FileManager.default.temporaryDirectory.path)/NoSourceTree/Archives/"
+                    + "absent.har to replay. Record it from the real server: MOCKNETWORK_RECORD=once swift test "
+                    + "--filter 'ArchiveTestCaseTests/testWithoutArchiveOrBundleTheErrorSaysHowToRecord'")
+        }
     }
 
     func testReplaysTheCommittedArchiveNextToThisFile() async throws {

@@ -53,7 +53,7 @@ final class ArchiveReplayTests: XCTestCase {
     func testEntriesAnswerWithTheirStatusHeadersAndBody() async throws {
         let file = try write(userArchive, to: "user.har")
         let mocks = MockRegistry()
-        try mocks.useArchive(at: file, mode: HTTPArchive.RecordMode.none)
+        try mocks.useArchive(at: file, mode: .never)
 
         let user = try await send(mocks.session, "GET", "https://api.example.com/users/1")
         XCTAssertEqual(user.status, 200)
@@ -279,7 +279,7 @@ final class ArchiveReplayTests: XCTestCase {
     func testRequestMissingFromTheArchiveFailsNamingItTheArchiveAndTheRecordCommand() async throws {
         let file = try write(userArchive, to: "user.har")
         let mocks = MockRegistry()
-        try mocks.useArchive(at: file, mode: HTTPArchive.RecordMode.none)
+        try mocks.useArchive(at: file, mode: .never)
 
         let error = await thrownError { try await send(mocks.session, "GET", "https://api.example.com/users/2") }
         XCTAssertEqual((error as? URLError)?.code, .resourceUnavailable)
@@ -296,7 +296,7 @@ final class ArchiveReplayTests: XCTestCase {
 
     func testReplayingAnArchiveThatDoesNotExistSaysHowToRecordIt() {
         let file = folder.appendingPathComponent("never-recorded.har")
-        XCTAssertThrowsError(try MockRegistry().useArchive(at: file, mode: HTTPArchive.RecordMode.none)) { error in
+        XCTAssertThrowsError(try MockRegistry().useArchive(at: file, mode: .never)) { error in
             XCTAssertEqual(
                 error as? MockNetworkError,
                 .missingArchive(path: file.path, command: "MOCKNETWORK_RECORD=once swift test"))
@@ -308,8 +308,9 @@ final class ArchiveReplayTests: XCTestCase {
     }
 
     func testRecordModeComesFromTheEnvironment() throws {
-        XCTAssertEqual(try HTTPArchive.RecordMode.fromEnvironment([:]), HTTPArchive.RecordMode.none)
-        XCTAssertEqual(try HTTPArchive.RecordMode.fromEnvironment(["MOCKNETWORK_RECORD": ""]), .none)
+        XCTAssertEqual(try HTTPArchive.RecordMode.fromEnvironment([:]), .never)
+        XCTAssertEqual(try HTTPArchive.RecordMode.fromEnvironment(["MOCKNETWORK_RECORD": ""]), .never)
+        XCTAssertEqual(try HTTPArchive.RecordMode.fromEnvironment(["MOCKNETWORK_RECORD": "none"]), .never)
         XCTAssertEqual(try HTTPArchive.RecordMode.fromEnvironment(["MOCKNETWORK_RECORD": "once"]), .once)
         XCTAssertEqual(try HTTPArchive.RecordMode.fromEnvironment(["MOCKNETWORK_RECORD": "REWRITE"]), .rewrite)
         XCTAssertThrowsError(try HTTPArchive.RecordMode.fromEnvironment(["MOCKNETWORK_RECORD": "all"])) { error in

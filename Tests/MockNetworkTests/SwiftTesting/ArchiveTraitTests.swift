@@ -15,7 +15,7 @@ private func body(_ session: URLSession, _ address: String) async throws -> Stri
 /// `.mockNetwork(archive:)` replays `Archives/<name>.har` next to this file (committed, in
 /// Tests/MockNetworkTests/SwiftTesting/Archives/).
 struct ArchiveTraitTests {
-    @Test(.mockNetwork(archive: "traitUser", mode: HTTPArchive.RecordMode.none))
+    @Test(.mockNetwork(archive: "traitUser", mode: .never))
     func replaysTheArchiveNextToTheTest() async throws {
         let session = MockRegistry.current.session
         #expect(try await body(session, "https://api.example.com/users/1") == #"{"id":1,"name":"Ada"}"#)
@@ -24,7 +24,7 @@ struct ArchiveTraitTests {
         #expect(MockRegistry.current.archiveFile?.deletingLastPathComponent().lastPathComponent == "Archives")
     }
 
-    @Test(.mockNetwork(archive: "traitUser", mode: HTTPArchive.RecordMode.none))
+    @Test(.mockNetwork(archive: "traitUser", mode: .never))
     func requestMissingFromTheArchiveNamesTheTestInTheRecordCommand() async throws {
         let mocks = MockRegistry.current
         await #expect(throws: URLError.self) {
@@ -46,7 +46,7 @@ struct ArchiveTraitTests {
 }
 
 /// On a suite, each test replays an archive of its own: `Archives/<name>/<test function>.har`.
-@Suite(.mockNetwork(archive: "suiteArchive", mode: HTTPArchive.RecordMode.none))
+@Suite(.mockNetwork(archive: "suiteArchive", mode: .never))
 struct ArchiveSuiteTraitTests {
     @Test func firstTest() async throws {
         #expect(try await body(MockRegistry.current.session, "https://api.example.com/feed") == #"["a"]"#)
