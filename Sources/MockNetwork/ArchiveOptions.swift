@@ -76,8 +76,10 @@ extension HTTPArchive {
             case .methodAndPath:
                 return .url(url, query: .ignored).method(method)
             case .methodAndURL, .methodURLAndBody:
-                var match = RequestMatch.url(url).method(method)
-                if !ignoredParameters.isEmpty {
+                var match: RequestMatch
+                if ignoredParameters.isEmpty {
+                    match = RequestMatch.url(url).method(method)
+                } else {
                     let ignored = Set(ignoredParameters)
                     let expected = Self.queryItems(url, ignoring: ignored)
                     let shown = expected.isEmpty ? "no query" : expected.joined(separator: "&")

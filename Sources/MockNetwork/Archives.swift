@@ -14,7 +14,7 @@ final class ArchiveBinding: Sendable {
     let redaction: HTTPArchive.Redaction
     /// The command that records the archive, for failures.
     let recordCommand: String
-    /// The exchanges recorded so far (unredacted; redacted when written).
+    /// The exchanges recorded so far, redacted as they came.
     let recorded = Locked(HTTPArchive())
 
     init(file: URL, isRecording: Bool, redaction: HTTPArchive.Redaction, recordCommand: String) {
@@ -27,9 +27,9 @@ final class ArchiveBinding: Sendable {
     /// Adds an exchange and writes the archive, redacted. Returns the error writing threw, if any.
     func append(_ entry: HTTPArchive.Entry) -> (any Error)? {
         recorded.withLock { archive in
-            archive.entries.append(entry)
+            archive.entries += HTTPArchive(entries: [entry]).redacted(redaction).entries
             do {
-                try archive.redacted(redaction).write(to: file)
+                try archive.write(to: file)
                 return nil
             } catch {
                 return error
@@ -156,34 +156,37 @@ extension MockRegistry {
     }
 
     /// ``useArchive(at:mode:matching:redaction:fileID:filePath:line:column:)`` for a test whose
-    /// name goes into the record command.
+    /// name goes into the record commands, replaying `fallback` (an archive in a bundle) when
+    /// `file` does not exist and nothing is to be recorded.
     package func useArchive(
         at file: URL, mode: HTTPArchive.RecordMode?, matching: HTTPArchive.Matching,
-        redaction: HTTPArchive.Redaction, testName: String?, location: SourceLocation
+        redaction: HTTPArchive.Redaction, testName: String?, fallback: URL? = nil, location: SourceLocation
     ) throws {
         let mode = try mode ?? HTTPArchive.RecordMode.fromEnvironment()
         let exists = FileManager.default.fileExists(atPath: file.path)
-        let recording = mode == .rewrite || (mode == .once && !exists)
-        let command =
-            "\(HTTPArchive.RecordMode.environmentVariable)=rewrite swift test"
-            + (testName.map { " --filter '\($0)'" } ?? "")
-        let binding = ArchiveBinding(
-            file: file, isRecording: recording, redaction: redaction, recordCommand: command)
-        if recording {
-            try HTTPArchive().write(to: file)
-        } else {
-            guard exists else {
-                throw MockNetworkError.missingArchive(
-                    path: file.path,
-                    command: "\(HTTPArchive.RecordMode.environmentVariable)=once swift test"
-                        + (testName.map { " --filter '\($0)'" } ?? ""))
-            }
-            let archive = try HTTPArchive(contentsOf: file)
-            try replay(
-                archive, matching: matching.ignoringQueryParameters(redaction.queryParameters),
-                fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
+        func command(_ mode: HTTPArchive.RecordMode) -> String {
+            "\(HTTPArchive.RecordMode.environmentVariable)=\(mode.rawValue) swift test"
+                + (testName.map { " --filter '\($0)'" } ?? "")
         }
-        state.withLock { $0.archive = binding }
+        if mode == .rewrite || (mode == .once && !exists) {
+            try HTTPArchive().write(to: file)
+            let binding = ArchiveBinding(
+                file: file, isRecording: true, redaction: redaction, recordCommand: command(.rewrite))
+            state.withLock { $0.archive = binding }
+            return
+        }
+        guard let source = exists ? file : fallback else {
+            throw MockNetworkError.missingArchive(path: file.path, command: command(.once))
+        }
+        try replay(
+            HTTPArchive(contentsOf: source), matching: matching.ignoringQueryParameters(redaction.queryParameters),
+            fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
+        if exists {
+            // Bound to the file, so that a missing entry names it; a bundle's archive is only replayed.
+            let binding = ArchiveBinding(
+                file: file, isRecording: false, redaction: redaction, recordCommand: command(.rewrite))
+            state.withLock { $0.archive = binding }
+        }
     }
 
     /// The archive this registry replays or records, if any.

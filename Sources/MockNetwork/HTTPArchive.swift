@@ -163,17 +163,17 @@ public struct HTTPArchive: Sendable, Equatable {
             try self.init(contentsOf: url)
             return
         }
-        let file = (name as NSString).pathExtension.isEmpty ? name + ".har" : name
         throw LoadError(
             file: name, path: "",
-            problem: "no archive \"\(file)\" in the bundle at \(bundle.bundleURL.path) (looked at its top and under "
+            problem:
+                "no archive \"\(Self.fileName(name))\" in the bundle at \(bundle.bundleURL.path) (looked at its top and under "
                 + "Archives/, Fixtures/ and Fixtures/Archives/). Add the file to the test target's resources, "
                 + "e.g. resources: [.copy(\"Archives\")].")
     }
 
     /// The file of the archive `name` in `bundle`, where ``init(named:in:)`` looks for it.
     public static func file(named name: String, in bundle: Bundle) -> URL? {
-        let file = (name as NSString).pathExtension.isEmpty ? name + ".har" : name
+        let file = fileName(name)
         for folder in ["", "Archives/", "Fixtures/", "Fixtures/Archives/"] {
             if let url = bundle.resourceURL?.appendingPathComponent(folder + file),
                 FileManager.default.fileExists(atPath: url.path)
@@ -182,6 +182,11 @@ public struct HTTPArchive: Sendable, Equatable {
             }
         }
         return nil
+    }
+
+    /// `name`, with `.har` when it has no extension.
+    package static func fileName(_ name: String) -> String {
+        (name as NSString).pathExtension.isEmpty ? name + ".har" : name
     }
 
     /// Reads an archive from its JSON; `file` names it in errors.

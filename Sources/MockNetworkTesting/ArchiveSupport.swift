@@ -7,9 +7,8 @@ enum ArchiveSupport {
     /// `Archives/<name>.har` in the folder of the test's source file: recordings land in the
     /// source tree, to be committed, not in the build products.
     static func file(named name: String, nextTo sourceFile: String) -> URL {
-        let file = (name as NSString).pathExtension.isEmpty ? name + ".har" : name
-        return URL(fileURLWithPath: sourceFile).deletingLastPathComponent()
-            .appendingPathComponent("Archives").appendingPathComponent(file)
+        URL(fileURLWithPath: sourceFile).deletingLastPathComponent()
+            .appendingPathComponent("Archives").appendingPathComponent(HTTPArchive.fileName(name))
     }
 
     /// Replays or records the archive `name` next to `sourceFile`. When that file does not exist
@@ -20,20 +19,9 @@ enum ArchiveSupport {
         matching: HTTPArchive.Matching, redaction: HTTPArchive.Redaction, testName: String?,
         location: MockNetwork.SourceLocation
     ) throws {
-        let file = file(named: name, nextTo: sourceFile)
-        let resolvedMode = try mode ?? HTTPArchive.RecordMode.fromEnvironment()
-        if resolvedMode == .never, !FileManager.default.fileExists(atPath: file.path), let bundle,
-            HTTPArchive.file(named: name, in: bundle) != nil
-        {
-            let archive = try HTTPArchive(named: name, in: bundle)
-            try registry.replay(
-                archive, matching: matching.ignoringQueryParameters(redaction.queryParameters),
-                fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
-            return
-        }
         try registry.useArchive(
-            at: file, mode: resolvedMode, matching: matching, redaction: redaction, testName: testName,
-            location: location)
+            at: file(named: name, nextTo: sourceFile), mode: mode, matching: matching, redaction: redaction,
+            testName: testName, fallback: bundle.flatMap { HTTPArchive.file(named: name, in: $0) }, location: location)
     }
 
     /// A `swift test --filter` pattern for a Swift Testing test: its function's name.
