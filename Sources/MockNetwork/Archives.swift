@@ -79,7 +79,7 @@ extension MockRegistry {
         for group in groups {
             _ = add(
                 group.match, nil, location, group.responses.map { response in { _ in .mock(response) } },
-                repeatsLast: true, isFallback: true)
+                repeatsLast: true, isFallback: true, runsUserCode: false)
         }
     }
 

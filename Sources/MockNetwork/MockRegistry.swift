@@ -61,28 +61,41 @@ public final class MockRegistry: Sendable {
 
     init(protocolClass: MockURLProtocol.Type?, unmatched: Unmatched = .fail, requestLogLimit: Int = 10_000) {
         self.requestLogLimit = max(1, requestLogLimit)
-        let protocolClass =
-            protocolClass
-            ?? Self.directory.withLock { directory in
-                directory.count += 1
-                return ProtocolClasses.make(number: directory.count)
-            }
+        let protocolClass = protocolClass ?? Self.directory.withLock { $0.makeClass() }
         self.protocolClass = protocolClass
         self.unmatched = unmatched
-        self.session = URLSession(configuration: Self.configuration(routingTo: protocolClass))
-        Self.directory.withLock { $0.registries[ObjectIdentifier(protocolClass)] = WeakRegistry(registry: self) }
+        let configuration = Self.configuration(routingTo: protocolClass)
+        self.session = URLSession(configuration: configuration)
+        Self.directory.withLock {
+            $0.destinations[ObjectIdentifier(protocolClass)] = Destination(registry: self, configuration: configuration)
+        }
     }
 
     deinit {
-        let key = ObjectIdentifier(protocolClass)
-        Self.directory.withLock { $0.registries[key] = nil }
+        let classes = [ObjectIdentifier(protocolClass)] + madeClasses.withLock { $0 }
+        Self.directory.withLock { directory in
+            for key in classes { directory.destinations[key] = nil }
+        }
+        // Requests still waiting for an answer fail now, not at their timeout.
+        for request in state.withLock({ Array($0.inFlight.values) }) { request.release() }
     }
 
     /// A fresh configuration whose sessions this registry answers: ephemeral, with no URL cache
-    /// and no cookie storage. Change what you need, then make a session from it.
+    /// and no cookie storage. Change what you need (timeouts included: MockNetwork enforces them),
+    /// then make a session from it.
     public var configuration: URLSessionConfiguration {
-        Self.configuration(routingTo: protocolClass)
+        // A protocol class of its own, so that requests know which configuration's timeouts apply.
+        let protocolClass = Self.directory.withLock { $0.makeClass() }
+        let configuration = Self.configuration(routingTo: protocolClass)
+        madeClasses.withLock { $0.append(ObjectIdentifier(protocolClass)) }
+        Self.directory.withLock {
+            $0.destinations[ObjectIdentifier(protocolClass)] = Destination(registry: self, configuration: configuration)
+        }
+        return configuration
     }
+
+    /// The protocol classes made for ``configuration``, forgotten with the registry.
+    private let madeClasses = Locked<[ObjectIdentifier]>([])
 
     static func configuration(routingTo protocolClass: AnyClass) -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
@@ -166,12 +179,13 @@ public final class MockRegistry: Sendable {
     ) -> MockRoute {
         add(
             match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-            responses.map { response in { _ in .mock(response) } }, repeatsLast: false)
+            responses.map { response in { _ in .mock(response) } }, repeatsLast: false, runsUserCode: false)
     }
 
     func add(
         _ match: RequestMatch, _ expectedCalls: Int?, _ location: SourceLocation,
-        _ responders: [@Sendable (URLRequest) throws -> Reply], repeatsLast: Bool, isFallback: Bool = false
+        _ responders: [@Sendable (URLRequest) throws -> Reply], repeatsLast: Bool, isFallback: Bool = false,
+        runsUserCode: Bool = true
     ) -> MockRoute {
         if case .invalid(let text) = match.target {
             record(
@@ -185,7 +199,7 @@ public final class MockRegistry: Sendable {
             state.nextID += 1
             let route = Route(
                 id: state.nextID, match: match, responders: responders, repeatsLast: repeatsLast,
-                isFallback: isFallback,
+                isFallback: isFallback, runsUserCode: runsUserCode,
                 expectedCalls: expectedCalls, location: location)
             state.insert(route)
             return MockRoute(registry: self, id: route.id)
@@ -264,8 +278,10 @@ public final class MockRegistry: Sendable {
                         location: route.location))
                 state.routes[route.id]?.expectedCalls = nil
             }
-            let pending = state.inFlight.values.map { "\($0.httpMethod ?? "GET") \($0.url?.absoluteString ?? "")" }
-                .sorted()
+            let pending = state.inFlight.values.map {
+                "\($0.request.httpMethod ?? "GET") \($0.request.url?.absoluteString ?? "")"
+            }
+            .sorted()
             if !pending.isEmpty {
                 out.append(
                     MockFailure(
@@ -287,230 +303,17 @@ public final class MockRegistry: Sendable {
         state.withLock { $0.routes[id]?.calls ?? 0 }
     }
 
-    // MARK: Answering
-
-    enum Reply: Sendable {
-        case http(HTTPURLResponse, Data)
-        case mock(MockResponse)
-    }
-
-    /// What the protocol delivers for one request.
-    struct Answer: Sendable {
-        var result: Result<(HTTPURLResponse, Data), any Error>
-        var delay: TimeInterval = 0
-        var chunkSize: Int?
-        /// The request goes to the real network (`Unmatched.passToNetwork`, or an archive recording).
-        var passToNetwork = false
-        /// The request's number in the log, for what the network answers it.
-        var logNumber = 0
-    }
-
-    static let redirectLimit = 16
-
-    /// Records `request` (whose `httpBody` holds its body) and answers it from the handlers,
-    /// following redirects.
-    func answer(_ request: URLRequest, body: Data) -> Answer {
-        var request = request
-        var body = body
-        var delay: TimeInterval = 0
-        for _ in 0...Self.redirectLimit {
-            let step = answerOnce(request, body: body)
-            guard case .success(let (response, _)) = step.answer.result, step.follow,
-                [301, 302, 303, 307, 308].contains(response.statusCode),
-                let location = response.value(forHTTPHeaderField: "Location"),
-                let next = URL(string: location, relativeTo: response.url ?? request.url)?.absoluteURL
-            else {
-                var answer = step.answer
-                answer.delay += delay
-                return answer
-            }
-            delay += step.answer.delay
-            let method = request.httpMethod ?? "GET"
-            let becomesGET =
-                (response.statusCode == 303 && method != "HEAD")
-                || ([301, 302].contains(response.statusCode) && method == "POST")
-            request.url = next
-            if becomesGET {
-                request.httpMethod = "GET"
-                request.httpBody = nil
-                body = Data()
-                request.setValue(nil, forHTTPHeaderField: "Content-Type")
-                request.setValue(nil, forHTTPHeaderField: "Content-Length")
-            }
-        }
-        return Answer(
-            result: .failure(
-                URLError(
-                    .httpTooManyRedirects,
-                    userInfo: [
-                        NSLocalizedDescriptionKey:
-                            "MockNetwork: more than \(Self.redirectLimit) redirects, starting at \(request.url?.absoluteString ?? "?")."
-                    ])))
-    }
-
-    private func answerOnce(_ request: URLRequest, body: Data) -> (answer: Answer, follow: Bool) {
-        let recorded = RecordedRequest(request, body: body)
-        let limit = requestLogLimit
-        var number = 0
-        let chosen: (responder: @Sendable (URLRequest) throws -> Reply, location: SourceLocation)?
-        let exhausted: (count: Int, location: SourceLocation)?
-        (chosen, exhausted) = state.withLock { state in
-            number = state.log(recorded, limit: limit)
-            guard let route = state.bestRoute(for: request, url: recorded.url, body: body) else { return (nil, nil) }
-            route.calls += 1
-            let index = route.calls - 1
-            if index < route.responders.count { return ((route.responders[index], route.location), nil) }
-            if route.repeatsLast, let last = route.responders.last { return ((last, route.location), nil) }
-            return (nil, (route.responders.count, route.location))
-        }
-        let (answer, follow) = reply(to: recorded, number: number, chosen: chosen, exhausted: exhausted)
-        switch answer.result {
-        case .success(let (response, data)):
-            settle(number, .response(response, data, delay: answer.delay))
-        case .failure(let error):
-            if !answer.passToNetwork { settle(number, .failure(Self.describe(error))) }
-        }
-        return (answer, follow)
-    }
-
-    private func reply(
-        to recorded: RecordedRequest, number: Int,
-        chosen: (responder: @Sendable (URLRequest) throws -> Reply, location: SourceLocation)?,
-        exhausted: (count: Int, location: SourceLocation)?
-    ) -> (answer: Answer, follow: Bool) {
-        let url = recorded.url
-        if let exhausted {
-            let error = MockNetworkError.sequenceExhausted(
-                request: "\(recorded.method) \(url.absoluteString)", count: exhausted.count)
-            record(MockFailure(message: error.description, location: exhausted.location))
-            return (Answer(result: .failure(error)), false)
-        }
-        guard let chosen else {
-            let archive = state.withLock { $0.archive }
-            if unmatched == .passToNetwork || archive?.isRecording == true {
-                return (Answer(result: .failure(URLError(.unknown)), passToNetwork: true, logNumber: number), false)
-            }
-            return (Answer(result: .failure(unmatchedError(recorded, archive: archive))), false)
-        }
-        let reply: Reply
-        do {
-            reply = try chosen.responder(recorded.request)
-        } catch let error as MockNetworkError {
-            record(MockFailure(message: error.description, location: chosen.location))
-            return (Answer(result: .failure(error)), false)
-        } catch {
-            return (Answer(result: .failure(error)), false)
-        }
-        switch reply {
-        case .http(let response, let data):
-            guard response.url.map({ URLKeys.key($0, .exact) }) == URLKeys.key(url, .exact) else {
-                let error = MockNetworkError.responseURLMismatch(
-                    request: url.absoluteString, response: response.url?.absoluteString ?? "(no URL)")
-                record(MockFailure(message: error.description, location: chosen.location))
-                return (Answer(result: .failure(error)), false)
-            }
-            return (Answer(result: .success((response, data))), true)
-        case .mock(let mock):
-            if let error = mock.error { return (Answer(result: .failure(error), delay: mock.delay), false) }
-            guard let response = httpResponse(url, mock.status, mock.headers) else {
-                return (Answer(result: .failure(URLError(.badServerResponse))), false)
-            }
-            return (
-                Answer(result: .success((response, mock.body)), delay: mock.delay, chunkSize: mock.chunkSize),
-                mock.followsRedirects
-            )
-        }
-    }
-
-    /// Notes in the log what the request numbered `number` got.
-    func settle(_ number: Int, _ outcome: RecordedRequest.Outcome) {
-        state.withLock { $0.settle(number, outcome) }
-    }
-
-    static func describe(_ error: any Error) -> String {
-        if let error = error as? MockNetworkError { return error.description }
-        if let error = error as? URLError {
-            return "URLError(\(error.code.rawValue)): \(error.localizedDescription)"
-        }
-        return "\(type(of: error)): \(error.localizedDescription)"
-    }
-
-    /// An `HTTPURLResponse`, reused while a URL keeps getting the same status and headers:
-    /// on Linux, making one with a `Content-Type` costs more than the rest of a request's answer.
-    /// (The response is immutable, so handing the same one to several requests is safe.)
-    private func httpResponse(_ url: URL, _ status: Int, _ headers: [String: String]) -> HTTPURLResponse? {
-        let key = url.absoluteString
-        let cached = state.withLock { $0.responses[key] }
-        if let cached, cached.status == status, cached.headers == headers { return cached.response }
-        guard
-            let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
-        else { return nil }
-        state.withLock { state in
-            if state.responses.count >= 1_000 { state.responses.removeAll(keepingCapacity: true) }
-            state.responses[key] = CachedResponse(status: status, headers: headers, response: response)
-        }
-        return response
-    }
-
-    private func unmatchedError(_ request: RecordedRequest, archive: ArchiveBinding?) -> URLError {
-        let summary =
-            archive == nil
-            ? "MockNetwork: no handler for \(request.method) \(request.url.absoluteString)"
-            : "MockNetwork: no entry for \(request.method) \(request.url.absoluteString) in the archive"
-        let registered = state.withLock { state in state.routes.values.sorted { $0.id < $1.id } }
-        var lines = [summary + (archive.map { " \($0.file.path)." } ?? ".")]
-        if registered.isEmpty {
-            lines.append("Nothing is registered.")
-        } else {
-            // A handler whose URL fits first; then fewest failing rules; then the longest common start of the URL.
-            let requestedText = Array(request.url.absoluteString.utf8)
-            var nearest: (route: Route, why: [String], rank: (Int, Int, Int))?
-            for route in registered {
-                let why = route.match.mismatches(request.request, url: request.url, body: request.body)
-                let urlFits = why.count == route.match.ruleMismatches(request.request, body: request.body).count
-                let rank = (urlFits ? 0 : 1, why.count, -Self.commonPrefix(requestedText, route.urlKey ?? ""))
-                if let best = nearest, best.rank <= rank { continue }
-                nearest = (route, why, rank)
-            }
-            if let (route, why, _) = nearest {
-                lines.append("Nearest: \(route.match.description) (\(why.joined(separator: "; ")))")
-            }
-            lines.append("Registered (\(registered.count)):")
-            lines += registered.prefix(10).map { "  \($0.match.description)" }
-            if registered.count > 10 { lines.append("  … and \(registered.count - 10) more") }
-        }
-        if let archive {
-            lines.append(
-                "Fix: record it from the real server, which rewrites this test's archive: "
-                    + archive.recordCommand + " (or correct the URL the client builds).")
-        } else {
-            lines.append(
-                "Fix: register a handler for this URL, e.g. register(\"\(request.url.absoluteString)\") { _ in try .status(200) }, "
-                    + "or correct the URL the client builds.")
-        }
-        record(MockFailure(message: lines.joined(separator: "\n"), location: nil))
-        return URLError(
-            .resourceUnavailable,
-            userInfo: [
-                NSLocalizedDescriptionKey: summary
-                    + " (nothing registered matches; see the test's failure for the nearest match).",
-                NSURLErrorFailingURLErrorKey: request.url,
-            ])
-    }
-
-    private static func commonPrefix(_ a: [UInt8], _ b: String) -> Int {
-        var count = 0
-        for (x, y) in zip(a, b.utf8) {
-            guard x == y else { break }
-            count += 1
-        }
-        return count
-    }
-
     // MARK: In flight
 
-    func began(_ id: Int, _ request: URLRequest) {
-        state.withLock { $0.inFlight[id] = request }
+    /// A request between `startLoading` and its answer, with what to do if the registry goes first.
+    struct InFlight: Sendable {
+        let request: URLRequest
+        /// Fails the request at once with ``MockNetworkError``'s "registry was released".
+        let release: @Sendable () -> Void
+    }
+
+    func began(_ id: Int, _ request: URLRequest, release: @escaping @Sendable () -> Void) {
+        state.withLock { $0.inFlight[id] = InFlight(request: request, release: release) }
     }
 
     func ended(_ id: Int) {
@@ -523,29 +326,50 @@ public final class MockRegistry: Sendable {
     /// the test's task, so that `#expect` in a handler is an issue of that test).
     package typealias HandlerContext = @Sendable (@escaping @Sendable () -> Void) -> Void
 
-    /// Where this registry's handlers run: `nil` for the protocol's own thread.
+    /// Where this registry's handlers run: `nil` for a thread of MockNetwork's own (never
+    /// Foundation's queue).
     package var handlerContext: HandlerContext? {
         get { context.withLock { $0 } }
         set { context.withLock { $0 = newValue } }
     }
 
+    /// Runs `work`, which calls user code, where this registry's handlers run.
+    func runUserCode(_ work: @escaping @Sendable () -> Void) {
+        if let context = handlerContext {
+            context(work)
+        } else {
+            HandlerThreads.run(work)
+        }
+    }
+
     // MARK: Directory of registries
 
-    struct WeakRegistry: Sendable {
+    /// What a protocol class routes to: a registry, and the configuration the class was made for,
+    /// whose timeouts MockNetwork enforces (Foundation enforces none for a custom protocol).
+    struct Destination: @unchecked Sendable {  // `configuration` is only read after its session exists
         weak var registry: MockRegistry?
+        let configuration: URLSessionConfiguration?
     }
 
     struct Directory: Sendable {
         var count: UInt64 = 0
-        var registries: [ObjectIdentifier: WeakRegistry] = [:]
+        var destinations: [ObjectIdentifier: Destination] = [:]
+
+        mutating func makeClass() -> MockURLProtocol.Type {
+            count += 1
+            return ProtocolClasses.make(number: count)
+        }
     }
 
     static let directory = Locked(Directory())
 
-    /// The registry a protocol class routes to, if it is still alive.
-    static func registry(for protocolClass: AnyClass) -> MockRegistry? {
+    /// The registry a protocol class routes to, if it is still alive, and its configuration.
+    static func destination(of protocolClass: AnyClass) -> (MockRegistry, URLSessionConfiguration?)? {
         let key = ObjectIdentifier(protocolClass)
-        return directory.withLock { $0.registries[key]?.registry }
+        return directory.withLock { directory in
+            guard let destination = directory.destinations[key], let registry = destination.registry else { return nil }
+            return (registry, destination.configuration)
+        }
     }
 }
 

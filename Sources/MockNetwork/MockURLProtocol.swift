@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -18,19 +19,17 @@ public class MockURLProtocol: URLProtocol {
     /// The process-wide registry that sessions configured with `MockURLProtocol.self` are answered from.
     public static let registry = MockRegistry(protocolClass: MockURLProtocol.self)
 
-    /// Where one request is: answered or not, waiting, stopped. Guarded by its lock, because
-    /// `stopLoading` and the end of a wait happen on other threads than `startLoading`.
-    private struct Progress {
-        var started = false
-        var answer: MockRegistry.Answer?
-        var ready = false
-        var finished = false
-        var wait: DispatchWorkItem?
-        var passthrough: URLSessionTask?
-        weak var registry: MockRegistry?
-    }
+    // How a request goes (see `Exchange` for its states):
+    // 1. `startLoading` begins it. Answers that run no user code (sequences, archives) and need no
+    //    wait are found and delivered right there.
+    // 2. Anything else (a handler, a `.when` predicate, an unmatched report, a delay, a session
+    //    delegate's challenge, the network) happens elsewhere: never on Foundation's queue, which on
+    //    Linux every session in the process shares.
+    // 3. The answer is then delivered from the client's context: on Linux from inside `startLoading`,
+    //    re-entered through `task.resume()`; on Apple platforms on the thread that ran `startLoading`.
+    //    MockNetwork enforces the request's timeout meanwhile.
 
-    private let progress = Locked(Progress())
+    private let exchange = Locked(Exchange())
 
     /// Takes every request, whatever its scheme: a request no handler matches fails instead of
     /// reaching the network.
@@ -41,40 +40,48 @@ public class MockURLProtocol: URLProtocol {
 
     /// Answers the request from the registry this class routes to.
     override public func startLoading() {
-        // Back after a wait: deliver what was waiting (see `wake()`).
-        enum Entry { case first, deliver(MockRegistry.Answer), ignore }
-        let entry: Entry = progress.withLock { progress in
-            if !progress.started {
-                progress.started = true
-                return .first
-            }
-            guard progress.ready, !progress.finished, let answer = progress.answer else { return .ignore }
-            progress.finished = true
-            return .deliver(answer)
-        }
+        let entry = exchange.withLock { $0.enterStartLoading() }
+        defer { exchange.withLock { $0.insideStartLoading = false } }
         switch entry {
-        case .first: break
-        case .deliver(let answer):
-            deliver(answer)
-            return
-        case .ignore: return
+        case .begin: begin()
+        case .deliver(let answer): deliver(answer)
+        case .wait: break
         }
+    }
 
-        guard let registry = MockRegistry.registry(for: type(of: self)) else {
-            finish(
-                failure: URLError(
-                    .resourceUnavailable,
-                    userInfo: [
-                        NSLocalizedDescriptionKey: "MockNetwork: the MockRegistry behind this session was released. "
-                            + "Keep the registry alive for as long as you use its session."
-                    ]))
+    /// Stops delivery. A cancel ends the request; a suspend only pauses it, and the answer is
+    /// delivered when the task is resumed (Foundation then calls `startLoading` again).
+    override public func stopLoading() {
+        let state = task?.state
+        let pausing = state == .suspended || state == .running
+        let ended: (DispatchWorkItem?, URLSessionTask?, Int?, MockRegistry?)? = exchange.withLock { exchange in
+            exchange.stopped = true
+            if pausing { return nil }
+            exchange.phase = .done
+            defer { (exchange.delay, exchange.passthrough, exchange.timeoutToken) = (nil, nil, nil) }
+            return (exchange.delay, exchange.passthrough, exchange.timeoutToken, exchange.registry)
+        }
+        guard let (delay, passthrough, timeoutToken, registry) = ended else { return }
+        delay?.cancel()
+        passthrough?.cancel()
+        if let timeoutToken { Deadlines.shared.cancel(timeoutToken) }
+        registry?.ended(id)
+    }
+
+    private var id: Int { ObjectIdentifier(self).hashValue }
+
+    // MARK: Beginning
+
+    private func begin() {
+        guard let (registry, configuration) = MockRegistry.destination(of: type(of: self)) else {
+            finishNow(MockRegistry.Answer(result: .failure(Self.releasedError)))
             return
         }
         #if canImport(FoundationNetworking)
             if task is URLSessionDownloadTask {
                 let error = MockNetworkError.downloadUnsupported(request.url?.absoluteString ?? "")
                 registry.record(MockFailure(message: error.description, location: nil))
-                finish(failure: error)
+                finishNow(MockRegistry.Answer(result: .failure(error)))
                 return
             }
         #endif
@@ -82,151 +89,197 @@ public class MockURLProtocol: URLProtocol {
         do {
             body = try RequestBody.read(from: request, task: task)
         } catch {
-            finish(failure: error)
+            finishNow(MockRegistry.Answer(result: .failure(error)))
             return
         }
         var request = self.request
         if request.httpBodyStream != nil { request.httpBodyStream = nil }
         if !body.isEmpty { request.httpBody = body }
 
-        // In flight from here until delivered or stopped.
-        registry.began(id, request)
-        progress.withLock { $0.registry = registry }
-        if let context = registry.handlerContext {
-            // The handler runs where the registry's owner says (see `MockRegistry.HandlerContext`);
-            // the answer comes back into `startLoading` as after a delay.
-            let this = WeakProtocol(self)
-            context { [request, body] in
-                this.value?.proceed(registry.answer(request, body: body), request, registry, inStartLoading: false)
-            }
-            return
-        }
-        proceed(registry.answer(request, body: body), request, registry, inStartLoading: true)
-    }
-
-    /// Delivers `answer` now, after its delay (or the timeout, if that comes first), or after the
-    /// real network answered. Off `startLoading`, delivery goes through `wake(with:)`.
-    private func proceed(
-        _ answer: MockRegistry.Answer, _ request: URLRequest, _ registry: MockRegistry, inStartLoading: Bool
-    ) {
-        if answer.passToNetwork {
-            passToNetwork(request, registry: registry, number: answer.logNumber)
-            return
-        }
-        var answer = answer
-        if answer.delay > 0 {
-            let timeout = TaskInternals.timeout(of: request, task: task)
-            if answer.delay >= timeout {
-                answer = MockRegistry.Answer(
-                    result: .failure(
-                        URLError(
-                            .timedOut,
-                            userInfo: [
-                                NSLocalizedDescriptionKey: "MockNetwork: the response's delay of \(answer.delay) s is "
-                                    + "longer than the request's timeout of \(timeout) s."
-                            ])),
-                    delay: timeout)
-            }
-        }
-        guard answer.delay > 0 else {
-            if inStartLoading {
-                let deliverNow = progress.withLock { progress in
-                    defer { progress.finished = true }
-                    return !progress.finished
-                }
-                // Out of flight before the caller can see the answer (and end its test).
-                registry.ended(id)
-                if deliverNow { deliver(answer) }
-            } else {
-                wake(with: answer)
-            }
-            return
-        }
+        // In flight from here until delivered or cancelled.
         let this = WeakProtocol(self)
+        registry.began(id, request) {
+            this.value?.wake(with: MockRegistry.Answer(result: .failure(Self.releasedError)))
+        }
+        let timeout = Timeouts.timeout(of: request, configuration: configuration)
+        exchange.withLock { exchange in
+            exchange.registry = registry
+            exchange.timeout = timeout
+            if timeout < .infinity { exchange.deadline = .now() + timeout }
+            #if !canImport(FoundationNetworking)
+                exchange.clientThread = .current()
+            #endif
+        }
+
+        var chain = MockRegistry.Chain(request, body: body)
+        if let answer = registry.answer(&chain, inline: true) {
+            proceed(answer, registry, attempt: 0, inline: true)
+            return
+        }
+        armTimeout(waitingFor: .handler)
+        registry.runUserCode { [chain] in
+            var chain = chain
+            guard let answer = registry.answer(&chain) else { return }
+            this.value?.proceed(answer, registry, attempt: 0, inline: false)
+        }
+    }
+
+    /// Fails or answers at once, from inside `startLoading`, before the request was begun.
+    private func finishNow(_ answer: MockRegistry.Answer) {
+        exchange.withLock { $0.phase = .done }
+        deliver(answer)
+    }
+
+    static let releasedError = URLError(
+        .resourceUnavailable,
+        userInfo: [
+            NSLocalizedDescriptionKey: "MockNetwork: the MockRegistry behind this session was released. "
+                + "Keep the registry alive for as long as you use its session."
+        ])
+
+    // MARK: Between the answer and the client
+
+    /// Takes `answer` on to the client: through the network, a session delegate's challenge or a
+    /// delay first when it asks for one.
+    private func proceed(_ answer: MockRegistry.Answer, _ registry: MockRegistry, attempt: Int, inline: Bool) {
+        if answer.passToNetwork {
+            passToNetwork(answer.request ?? request, registry: registry, number: answer.logNumber)
+            return
+        }
+        if case .success(let (response, _)) = answer.result, attempt < BasicChallenge.attemptLimit,
+            let challenge = BasicChallenge(response)
+        {
+            ask(challenge, response, answer, registry, attempt: attempt)
+            return
+        }
+        if answer.delay > 0 {
+            wait(answer)
+            return
+        }
+        wake(with: answer, inline: inline)
+    }
+
+    /// Delivers `answer` after its delay, or fails at the request's timeout if that comes first.
+    private func wait(_ answer: MockRegistry.Answer) {
+        let this = WeakProtocol(self)
+        let (remaining, timeout, token): (TimeInterval, TimeInterval, Int?) = exchange.withLock { exchange in
+            exchange.waiting = .delay
+            defer { exchange.timeoutToken = nil }
+            let now = DispatchTime.now()
+            let left =
+                exchange.deadline == .distantFuture
+                ? .infinity
+                : Double(
+                    exchange.deadline.uptimeNanoseconds
+                        &- min(now.uptimeNanoseconds, exchange.deadline.uptimeNanoseconds))
+                    / 1e9
+            return (left, exchange.timeout, exchange.timeoutToken)
+        }
+        if let token { Deadlines.shared.cancel(token) }
+        var answer = answer
+        var delay = answer.delay
+        if answer.delay >= remaining {
+            answer = MockRegistry.Answer(
+                result: .failure(
+                    URLError(
+                        .timedOut,
+                        userInfo: [
+                            NSLocalizedDescriptionKey: "MockNetwork: the response's delay of \(answer.delay) s is "
+                                + "longer than the request's timeout of \(timeout) s."
+                        ])))
+            delay = remaining
+        }
         let wake = DispatchWorkItem { [answer] in this.value?.wake(with: answer) }
-        progress.withLock { progress in
-            progress.answer = answer
-            progress.wait = wake
+        let started = exchange.withLock { exchange in
+            guard exchange.isWorking else { return false }
+            exchange.delay = wake
+            return true
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + answer.delay, execute: wake)
+        if started { DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: wake) }
     }
 
-    /// Stops a wait or a pass to the network; nothing is delivered after this.
-    override public func stopLoading() {
-        let (wait, passthrough, registry) = progress.withLock { progress in
-            progress.finished = true
-            return (progress.wait, progress.passthrough, progress.registry)
+    /// Fails the request with `URLError(.timedOut)` at its deadline, unless answered before.
+    private func armTimeout(waitingFor waiting: Exchange.Waiting) {
+        let this = WeakProtocol(self)
+        let deadline: DispatchTime? = exchange.withLock { exchange in
+            exchange.waiting = waiting
+            return exchange.deadline == .distantFuture || exchange.timeoutToken != nil ? nil : exchange.deadline
         }
-        wait?.cancel()
-        passthrough?.cancel()
-        registry?.ended(id)
+        guard let deadline else { return }
+        let token = Deadlines.shared.add(deadline) { this.value?.timedOut() }
+        let armed = exchange.withLock { exchange in
+            guard exchange.isWorking else { return false }
+            exchange.timeoutToken = token
+            return true
+        }
+        if !armed { Deadlines.shared.cancel(token) }
     }
 
-    private var id: Int { ObjectIdentifier(self).hashValue }
-
-    /// Ends a wait (on a thread of Dispatch's) by getting back into `startLoading` to deliver.
-    private func wake(with answer: MockRegistry.Answer) {
-        let registry: MockRegistry? = progress.withLock { progress in
-            guard !progress.finished else { return nil }
-            progress.answer = answer
-            progress.ready = true
-            return progress.registry
+    private func timedOut() {
+        let (waiting, timeout) = exchange.withLock { exchange in
+            exchange.timeoutToken = nil
+            return (exchange.waiting, exchange.timeout)
         }
-        guard let registry else { return }
-        registry.ended(id)
+        let method = request.httpMethod ?? "GET"
+        let url = request.url?.absoluteString ?? ""
+        let what: String
+        switch waiting {
+        case .handler, .delay, .network: what = "the handler for \(method) \(url) did not answer"
+        case .delegate: what = "the session delegate did not answer the authentication challenge for \(method) \(url)"
+        }
+        wake(
+            with: MockRegistry.Answer(
+                result: .failure(
+                    URLError(
+                        .timedOut,
+                        userInfo: [
+                            NSLocalizedDescriptionKey:
+                                "MockNetwork: \(what) within the request's timeout of \(timeout) s."
+                        ]))))
+    }
+
+    // MARK: Back to the client
+
+    /// Keeps `answer` and gets back to where the client may be called, to deliver it there.
+    /// Later answers (a handler that returns after the timeout) are ignored.
+    private func wake(with answer: MockRegistry.Answer, inline: Bool = false) {
+        let (deliver, token) = exchange.withLock { $0.ready(answer) }
+        if let token { Deadlines.shared.cancel(token) }
+        guard deliver else { return }
+        if inline {
+            deliverReady()
+            return
+        }
         #if canImport(FoundationNetworking)
             // On Linux, calling the client from any thread but `startLoading`'s crashes at times
             // (Foundation reads its task registry without a lock). Resuming the task makes
-            // Foundation call `startLoading` again, on its own thread, where the answer is delivered.
+            // Foundation call `startLoading` again, on its own queue, where the answer is delivered.
             task?.resume()
         #else
-            let deliverNow = progress.withLock { progress in
-                guard !progress.finished else { return false }
-                progress.finished = true
-                return true
-            }
-            if deliverNow { deliver(answer) }
+            guard let thread = exchange.withLock({ $0.clientThread }) else { return }
+            let this = WeakProtocol(self)
+            thread.perform { this.value?.deliverReady() }
         #endif
     }
 
-    private func passToNetwork(_ request: URLRequest, registry: MockRegistry, number: Int) {
-        let this = WeakProtocol(self)
-        let started = Date()
-        // Not from here: on Linux every session's work queue targets one serial queue, which
-        // `startLoading` runs on, and making a task on any session waits for that queue.
-        DispatchQueue.global().async {
-            let task = Self.network.dataTask(with: request) { data, response, error in
-                let result: Result<(HTTPURLResponse, Data), any Error>
-                if let response = response as? HTTPURLResponse {
-                    result = .success((response, data ?? Data()))
-                } else {
-                    result = .failure(error ?? URLError(.badServerResponse))
-                }
-                registry.passedToNetwork(request, number: number, result: result, started: started)
-                this.value?.wake(with: MockRegistry.Answer(result: result))
-            }
-            // Started only if the request was not stopped meanwhile; `stopLoading` cancels it after.
-            let start = this.value?.progress.withLock { progress in
-                guard !progress.finished else { return false }
-                progress.passthrough = task
-                return true
-            }
-            if start == true { task.resume() }
-        }
+    /// Delivers the answer that is ready, unless the request was stopped meanwhile.
+    private func deliverReady() {
+        guard let answer = exchange.withLock({ $0.take() }) else { return }
+        deliver(answer)
     }
 
-    /// The real network, for `MockRegistry.Unmatched.passToNetwork` and recording: no mock
-    /// protocol, and no cache, so that what is recorded is what the server sent.
-    private static let network: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return URLSession(configuration: configuration)
-    }()
-
     private func deliver(_ answer: MockRegistry.Answer) {
+        if let registry = exchange.withLock({ $0.registry }) {
+            // Out of flight before the caller can see the answer (and end its test).
+            registry.ended(id)
+        }
+        if let check = Self.clientCallCheck { check(isOnClientContext) }
         switch answer.result {
         case .success(let (response, data)):
+            var response = response
+            #if canImport(FoundationNetworking)
+                if BasicChallenge(response) != nil { response = BasicChallenge.withoutChallenge(response) }
+            #endif
             client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
             if let size = answer.chunkSize, data.count > size, wantsChunks {
                 var offset = data.startIndex
@@ -244,10 +297,23 @@ public class MockURLProtocol: URLProtocol {
         }
     }
 
-    private func finish(failure: any Error) {
-        progress.withLock { $0.finished = true }
-        client?.urlProtocol(self, didFailWithError: failure)
+    /// Whether the caller is where the client may be called: inside `startLoading` on Linux, on the
+    /// thread that ran it on Apple platforms.
+    private var isOnClientContext: Bool {
+        #if canImport(FoundationNetworking)
+            return exchange.withLock { $0.insideStartLoading }
+        #else
+            return exchange.withLock { $0.clientThread?.isCurrent ?? $0.insideStartLoading }
+        #endif
     }
+
+    /// For MockNetwork's own tests: called before each delivery with whether it happens where the
+    /// client may be called.
+    package static var clientCallCheck: (@Sendable (Bool) -> Void)? {
+        get { clientCallChecks.withLock { $0 } }
+        set { clientCallChecks.withLock { $0 = newValue } }
+    }
+    private static let clientCallChecks = Locked<(@Sendable (Bool) -> Void)?>(nil)
 
     /// Whether the body may arrive in pieces: only a session delegate sees every piece; on Linux,
     /// `data(for:)` and completion handlers keep only the last one, and `task?.delegate` is the
@@ -259,14 +325,125 @@ public class MockURLProtocol: URLProtocol {
             return true
         #endif
     }
+
+    // MARK: A session delegate's challenge
+
+    /// Puts a Basic challenge to the session's delegate, as a server's 401 does: a credential sends
+    /// the request through the handlers again with `Authorization: Basic …`; a cancel fails it;
+    /// anything else delivers the 401.
+    private func ask(
+        _ basic: BasicChallenge, _ response: HTTPURLResponse, _ answer: MockRegistry.Answer, _ registry: MockRegistry,
+        attempt: Int
+    ) {
+        armTimeout(waitingFor: .delegate)
+        let this = WeakProtocol(self)
+        let sender = ChallengeSender { decision in
+            this.value?.decided(decision, answer, registry, attempt: attempt)
+        }
+        let challenge = basic.challenge(for: response, previousFailureCount: attempt, sender: sender)
+        #if canImport(FoundationNetworking)
+            // Foundation's own handling would retry through libcurl: ask the delegate directly.
+            guard let task, let delegate = task.delegate, let session = TaskInternals.session(of: task) else {
+                decided(.without, answer, registry, attempt: attempt)
+                return
+            }
+            let call = DelegateCall(session: session, task: task, delegate: delegate, challenge: challenge)
+            session.delegateQueue.addOperation {
+                call.delegate.urlSession(call.session, task: call.task, didReceive: call.challenge) {
+                    disposition, credential in
+                    sender.decide(ChallengeSender.decision(disposition, credential))
+                }
+            }
+        #else
+            // The URL loading system asks the delegate, and answers through `sender`.
+            guard let thread = exchange.withLock({ $0.clientThread }) else { return }
+            thread.perform { this.value?.client?.urlProtocol(this.value!, didReceive: challenge) }
+        #endif
+    }
+
+    private func decided(
+        _ decision: ChallengeSender.Decision, _ answer: MockRegistry.Answer, _ registry: MockRegistry, attempt: Int
+    ) {
+        switch decision {
+        case .without:
+            wake(with: answer)
+        case .cancel:
+            wake(with: MockRegistry.Answer(result: .failure(URLError(.cancelled))))
+        case .use(let credential):
+            guard var request = answer.request, let authorization = BasicChallenge.authorization(for: credential)
+            else {
+                wake(with: answer)
+                return
+            }
+            request.setValue(authorization, forHTTPHeaderField: "Authorization")
+            let this = WeakProtocol(self)
+            armTimeout(waitingFor: .handler)
+            registry.runUserCode { [request] in
+                var chain = MockRegistry.Chain(request, body: request.httpBody ?? Data())
+                guard let answer = registry.answer(&chain) else { return }
+                this.value?.proceed(answer, registry, attempt: attempt + 1, inline: false)
+            }
+        }
+    }
+
+    // MARK: The real network
+
+    private func passToNetwork(_ request: URLRequest, registry: MockRegistry, number: Int) {
+        exchange.withLock { $0.waiting = .network }
+        let this = WeakProtocol(self)
+        let started = Date()
+        // Not from here: on Linux every session's work queue targets one serial queue, which
+        // `startLoading` runs on, and making a task on any session waits for that queue.
+        DispatchQueue.global().async {
+            let task = Self.network.dataTask(with: request) { data, response, error in
+                let result: Result<(HTTPURLResponse, Data), any Error>
+                if let response = response as? HTTPURLResponse {
+                    result = .success((response, data ?? Data()))
+                } else {
+                    result = .failure(error ?? URLError(.badServerResponse))
+                }
+                registry.passedToNetwork(request, number: number, result: result, started: started)
+                this.value?.wake(with: MockRegistry.Answer(result: result))
+            }
+            // Started only if the request was not stopped meanwhile; `stopLoading` cancels it after.
+            let start = this.value?.exchange.withLock { exchange in
+                guard exchange.isWorking else { return false }
+                exchange.passthrough = task
+                return true
+            }
+            if start == true { task.resume() }
+        }
+    }
+
+    /// The real network, for `MockRegistry.Unmatched.passToNetwork` and recording: no mock
+    /// protocol, and no cache, so that what is recorded is what the server sent.
+    private static let network: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return URLSession(configuration: configuration)
+    }()
 }
 
-/// A weak reference to a protocol instance, for the closure that ends its wait on another thread.
+/// A weak reference to a protocol instance, for the closures that end its wait on other threads.
 ///
-/// `@unchecked Sendable` because `URLProtocol` is not `Sendable`; what that thread does with the
-/// instance is safe: it reads and writes `progress` under its lock, calls `task?.resume()`
-/// (Foundation locks inside), and on Apple platforms calls the client, which they allow from any thread.
+/// `@unchecked Sendable` because `URLProtocol` is not `Sendable`; what those threads do with the
+/// instance is safe: they read and write its exchange under its lock, call `task?.resume()`
+/// (Foundation locks inside), and on Apple platforms hand delivery to the client's thread.
 private struct WeakProtocol: @unchecked Sendable {
     weak var value: MockURLProtocol?
     init(_ value: MockURLProtocol) { self.value = value }
 }
+
+#if canImport(FoundationNetworking)
+    /// What the delegate queue needs to put a challenge to a session's delegate.
+    ///
+    /// `@unchecked Sendable`: Foundation's types here are not `Sendable`, but they are only used on the
+    /// delegate queue, as Foundation itself uses them there.
+    private struct DelegateCall: @unchecked Sendable {
+        let session: URLSession
+        let task: URLSessionTask
+        let delegate: any URLSessionTaskDelegate
+        let challenge: URLAuthenticationChallenge
+    }
+#endif

@@ -20,13 +20,16 @@ extension MockRegistry {
         let isFallback: Bool
         var expectedCalls: Int?
         let location: SourceLocation
+        /// Whether answering runs the user's code (a handler), which must never run on Foundation's queue.
+        let runsUserCode: Bool
         var calls = 0
 
         init(
             id: Int, match: RequestMatch, responders: [@Sendable (URLRequest) throws -> Reply], repeatsLast: Bool,
-            isFallback: Bool = false, expectedCalls: Int?, location: SourceLocation
+            isFallback: Bool = false, runsUserCode: Bool = true, expectedCalls: Int?, location: SourceLocation
         ) {
             self.isFallback = isFallback
+            self.runsUserCode = runsUserCode
             self.id = id
             self.match = match
             self.responders = responders
@@ -72,7 +75,7 @@ extension MockRegistry {
         /// How many requests were logged before `requests[0]`: dropped by the log's limit, or by a reset.
         var requestsBefore = 0
         var failures: [MockFailure] = []
-        var inFlight: [Int: URLRequest] = [:]
+        var inFlight: [Int: InFlight] = [:]
         var responses: [String: CachedResponse] = [:]
         /// The archive this registry replays or records, if any.
         var archive: ArchiveBinding?
@@ -136,15 +139,29 @@ extension MockRegistry {
             }
         }
 
-        /// The most specific route that matches, the latest among equals.
-        func bestRoute(for request: URLRequest, url: URL, body: Data) -> Route? {
+        /// What a lookup found.
+        enum Found {
+            case route(Route)
+            case none
+            /// An inline lookup met a `.when` predicate: user code, which runs elsewhere.
+            case userCode
+        }
+
+        /// The most specific route that matches, the latest among equals. With `inline`, a lookup
+        /// that would call a `.when` predicate stops with `.userCode`.
+        func bestRoute(for request: URLRequest, url: URL, body: Data, inline: Bool = false) -> Found {
             var best: Route?
+            var needsUserCode = false
             func consider(_ id: Int, checkURL: Bool) {
-                guard let route = routes[id] else { return }
+                guard !needsUserCode, let route = routes[id] else { return }
                 if let current = best {
                     let a = (route.isFallback ? 0 : 1, route.match.specificity, route.id)
                     let b = (current.isFallback ? 0 : 1, current.match.specificity, current.id)
                     if a < b { return }
+                }
+                if inline, route.match.hasPredicates {
+                    needsUserCode = true
+                    return
                 }
                 let mismatches =
                     checkURL
@@ -161,7 +178,8 @@ extension MockRegistry {
                 }
             }
             for id in patterns { consider(id, checkURL: true) }
-            return best
+            if needsUserCode { return .userCode }
+            return best.map { .route($0) } ?? .none
         }
     }
 }

@@ -145,6 +145,9 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
         return base + (method == nil ? 0 : 1) + headers.count + (body == nil ? 0 : 1) + predicates.count
     }
 
+    /// Whether matching calls user code (`.when`).
+    var hasPredicates: Bool { !predicates.isEmpty }
+
     /// A key that identical matches share, so registering one again replaces the other;
     /// `nil` for matches with predicates, which cannot be compared.
     var signature: String? {

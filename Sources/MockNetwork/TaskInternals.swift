@@ -7,36 +7,9 @@ import Foundation
 /// What the protocol needs to know about the task it serves and that no public API tells it.
 ///
 /// On Linux (swift-corelibs-foundation) these are read from Foundation's stored properties with
-/// `Mirror`, and only when needed (a delayed or chunked answer), because reading costs about 10 µs.
-/// Everything here falls back to the safe answer when a property is not where it was measured to be.
+/// `Mirror`, and only when needed (a chunked answer, a Basic challenge), because reading costs about
+/// 10 µs. Everything here falls back to the safe answer when a property is not where it was measured.
 enum TaskInternals {
-    /// The timeout a request's delay is compared with: the request's `timeoutInterval` when it was
-    /// changed from the default, else the session's `timeoutIntervalForRequest`; never longer than
-    /// the session's `timeoutIntervalForResource`. `.infinity` when there is none.
-    ///
-    /// Linux's Foundation copies neither session timeout into the request the protocol sees, and
-    /// enforces none of them for a custom protocol, so the session's are read from the task.
-    static func timeout(of request: URLRequest, task: URLSessionTask?) -> TimeInterval {
-        var timeout = request.timeoutInterval
-        #if canImport(FoundationNetworking)
-            if let configuration = task.flatMap(session(of:))?.configuration {
-                if request.timeoutInterval == defaultRequestTimeout, configuration.timeoutIntervalForRequest > 0 {
-                    timeout = configuration.timeoutIntervalForRequest
-                }
-                if configuration.timeoutIntervalForResource > 0 {
-                    timeout =
-                        timeout > 0
-                        ? min(timeout, configuration.timeoutIntervalForResource)
-                        : configuration.timeoutIntervalForResource
-                }
-            }
-        #endif
-        return timeout > 0 ? timeout : .infinity
-    }
-
-    /// `URLRequest`'s own default `timeoutInterval`.
-    static let defaultRequestTimeout: TimeInterval = 60
-
     #if canImport(FoundationNetworking)
         /// Whether every `didLoad` call reaches the caller: true only for a task whose events go to
         /// the session's `URLSessionDataDelegate` (`dataTask(with:)` without a completion handler).

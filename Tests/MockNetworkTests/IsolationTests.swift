@@ -40,7 +40,11 @@ final class IsolationTests: XCTestCase {
         let second = MockRegistry()
         XCTAssertFalse(first.protocolClass == second.protocolClass)
         XCTAssertFalse(first.protocolClass == MockURLProtocol.self)
-        XCTAssertTrue(first.configuration.protocolClasses?.first == first.protocolClass)
+        // Each configuration gets a class of its own (so its timeouts are known), routed to its registry.
+        let made = first.configuration.protocolClasses?.first
+        XCTAssertTrue(made is MockURLProtocol.Type)
+        XCTAssertFalse(made == second.protocolClass)
+        XCTAssertFalse(made == MockURLProtocol.self)
     }
 
     func testConfigurationRoutesSessionsItBuildsToTheRegistry() async throws {

@@ -1,0 +1,210 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension MockRegistry {
+    enum Reply: Sendable {
+        case http(HTTPURLResponse, Data)
+        case mock(MockResponse)
+    }
+
+    /// What the protocol delivers for one request.
+    struct Answer: Sendable {
+        var result: Result<(HTTPURLResponse, Data), any Error>
+        var delay: TimeInterval = 0
+        var chunkSize: Int?
+        /// The request goes to the real network (`Unmatched.passToNetwork`, or an archive recording).
+        var passToNetwork = false
+        /// The request's number in the log, for what the network answers it.
+        var logNumber = 0
+        /// The request this answers, after any redirects: what goes to the network on a pass-through.
+        var request: URLRequest?
+    }
+
+    /// A request on its way through the handlers: where it stands in a chain of redirects.
+    struct Chain: Sendable {
+        var request: URLRequest
+        var body: Data
+        /// The URL the chain started at, for messages about the whole chain.
+        let firstURL: URL?
+        /// The delays of the redirects answered so far.
+        var delay: TimeInterval = 0
+        var hops = 0
+
+        init(_ request: URLRequest, body: Data) {
+            self.request = request
+            self.body = body
+            self.firstURL = request.url
+        }
+    }
+
+    static let redirectLimit = 16
+
+    /// Records the chain's request and answers it from the handlers, following redirects.
+    ///
+    /// With `inline` (on Foundation's queue, where no user code may run), it stops before the first
+    /// step that would run user code (a handler, a `.when` predicate) or build an unmatched report,
+    /// and returns `nil` with `chain` where it stopped: call it again, without `inline`, elsewhere.
+    func answer(_ chain: inout Chain, inline: Bool = false) -> Answer? {
+        while chain.hops <= Self.redirectLimit {
+            guard let step = answerOnce(chain.request, body: chain.body, inline: inline) else { return nil }
+            guard case .success(let (response, _)) = step.answer.result, step.follow,
+                [301, 302, 303, 307, 308].contains(response.statusCode),
+                let location = response.value(forHTTPHeaderField: "Location"),
+                let next = URL(string: location, relativeTo: response.url ?? chain.request.url)?.absoluteURL
+            else {
+                var answer = step.answer
+                answer.delay += chain.delay
+                answer.request = chain.request
+                return answer
+            }
+            chain.delay += step.answer.delay
+            chain.hops += 1
+            let method = chain.request.httpMethod ?? "GET"
+            let becomesGET =
+                (response.statusCode == 303 && method != "HEAD")
+                || ([301, 302].contains(response.statusCode) && method == "POST")
+            chain.request.url = next
+            if becomesGET {
+                chain.request.httpMethod = "GET"
+                chain.request.httpBody = nil
+                chain.body = Data()
+                chain.request.setValue(nil, forHTTPHeaderField: "Content-Type")
+                chain.request.setValue(nil, forHTTPHeaderField: "Content-Length")
+            }
+        }
+        return Answer(
+            result: .failure(
+                URLError(
+                    .httpTooManyRedirects,
+                    userInfo: [
+                        NSLocalizedDescriptionKey:
+                            "MockNetwork: more than \(Self.redirectLimit) redirects, starting at "
+                            + "\(chain.firstURL?.absoluteString ?? "?")."
+                    ])))
+    }
+
+    /// One step: the best route's answer, or `nil` when `inline` and the step needs user code.
+    private func answerOnce(_ request: URLRequest, body: Data, inline: Bool) -> (answer: Answer, follow: Bool)? {
+        let recorded = RecordedRequest(request, body: body)
+        let limit = requestLogLimit
+        var number = 0
+        typealias Chosen = (responder: @Sendable (URLRequest) throws -> Reply, location: SourceLocation)
+        enum Pick {
+            case chosen(Chosen)
+            case exhausted(count: Int, location: SourceLocation)
+            case unmatched
+            case userCode
+        }
+        let pick: Pick = state.withLock { state in
+            let found = state.bestRoute(for: request, url: recorded.url, body: body, inline: inline)
+            let route: Route
+            switch found {
+            case .userCode: return .userCode
+            case .none:
+                if inline { return .userCode }
+                number = state.log(recorded, limit: limit)
+                return .unmatched
+            case .route(let best):
+                if inline, best.runsUserCode { return .userCode }
+                route = best
+            }
+            number = state.log(recorded, limit: limit)
+            route.calls += 1
+            let index = route.calls - 1
+            if index < route.responders.count { return .chosen((route.responders[index], route.location)) }
+            if route.repeatsLast, let last = route.responders.last { return .chosen((last, route.location)) }
+            return .exhausted(count: route.responders.count, location: route.location)
+        }
+        let step: (answer: Answer, follow: Bool)
+        switch pick {
+        case .userCode: return nil
+        case .chosen(let chosen): step = reply(to: recorded, chosen: chosen)
+        case .exhausted(let count, let location):
+            let error = MockNetworkError.sequenceExhausted(
+                request: "\(recorded.method) \(recorded.url.absoluteString)", count: count)
+            record(MockFailure(message: error.description, location: location))
+            step = (Answer(result: .failure(error)), false)
+        case .unmatched:
+            let archive = state.withLock { $0.archive }
+            if unmatched == .passToNetwork || archive?.isRecording == true {
+                return (Answer(result: .failure(URLError(.unknown)), passToNetwork: true, logNumber: number), false)
+            }
+            step = (Answer(result: .failure(unmatchedError(recorded, archive: archive))), false)
+        }
+        switch step.answer.result {
+        case .success(let (response, data)):
+            settle(number, .response(response, data, delay: step.answer.delay))
+        case .failure(let error):
+            settle(number, .failure(Self.describe(error)))
+        }
+        return step
+    }
+
+    private func reply(
+        to recorded: RecordedRequest,
+        chosen: (responder: @Sendable (URLRequest) throws -> Reply, location: SourceLocation)
+    ) -> (answer: Answer, follow: Bool) {
+        let url = recorded.url
+        let reply: Reply
+        do {
+            reply = try chosen.responder(recorded.request)
+        } catch let error as MockNetworkError {
+            record(MockFailure(message: error.description, location: chosen.location))
+            return (Answer(result: .failure(error)), false)
+        } catch {
+            return (Answer(result: .failure(error)), false)
+        }
+        switch reply {
+        case .http(let response, let data):
+            guard response.url.map({ URLKeys.key($0, .exact) }) == URLKeys.key(url, .exact) else {
+                let error = MockNetworkError.responseURLMismatch(
+                    request: url.absoluteString, response: response.url?.absoluteString ?? "(no URL)")
+                record(MockFailure(message: error.description, location: chosen.location))
+                return (Answer(result: .failure(error)), false)
+            }
+            return (Answer(result: .success((response, data))), true)
+        case .mock(let mock):
+            if let error = mock.error { return (Answer(result: .failure(error), delay: mock.delay), false) }
+            guard let response = httpResponse(url, mock.status, mock.headers) else {
+                return (Answer(result: .failure(URLError(.badServerResponse))), false)
+            }
+            return (
+                Answer(result: .success((response, mock.body)), delay: mock.delay, chunkSize: mock.chunkSize),
+                mock.followsRedirects
+            )
+        }
+    }
+
+    /// Notes in the log what the request numbered `number` got.
+    func settle(_ number: Int, _ outcome: RecordedRequest.Outcome) {
+        state.withLock { $0.settle(number, outcome) }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? MockNetworkError { return error.description }
+        if let error = error as? URLError {
+            return "URLError(\(error.code.rawValue)): \(error.localizedDescription)"
+        }
+        return "\(type(of: error)): \(error.localizedDescription)"
+    }
+
+    /// An `HTTPURLResponse`, reused while a URL keeps getting the same status and headers:
+    /// on Linux, making one with a `Content-Type` costs more than the rest of a request's answer.
+    /// (The response is immutable, so handing the same one to several requests is safe.)
+    private func httpResponse(_ url: URL, _ status: Int, _ headers: [String: String]) -> HTTPURLResponse? {
+        let key = url.absoluteString
+        let cached = state.withLock { $0.responses[key] }
+        if let cached, cached.status == status, cached.headers == headers { return cached.response }
+        guard
+            let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
+        else { return nil }
+        state.withLock { state in
+            if state.responses.count >= 1_000 { state.responses.removeAll(keepingCapacity: true) }
+            state.responses[key] = CachedResponse(status: status, headers: headers, response: response)
+        }
+        return response
+    }
+}

@@ -1,0 +1,96 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Where one request stands inside its `MockURLProtocol`: the state every thread that touches the
+/// request (Foundation's, a handler's, a timer's) reads and writes under one lock.
+///
+/// A request is `new` until `startLoading` begins it, `working` while a handler, a delay, a session
+/// delegate or the network is busy with it, `ready` once its answer waits to be delivered from the
+/// client's context, and `done` once delivered or cancelled. `stopped` says that `stopLoading` came
+/// (a suspend or a cancel) and no `startLoading` since: nothing reaches the client while it is set.
+struct Exchange {
+    enum Phase {
+        case new
+        case working
+        case ready(MockRegistry.Answer)
+        case done
+    }
+
+    /// What the request is waiting for while `working`, for the message when its timeout comes first.
+    enum Waiting {
+        case handler
+        case delay
+        case delegate
+        case network
+    }
+
+    var phase = Phase.new
+    var stopped = false
+    var waiting = Waiting.handler
+    weak var registry: MockRegistry?
+    /// The request's timeout in seconds (`.infinity` for none), and when it ends.
+    var timeout: TimeInterval = .infinity
+    var deadline = DispatchTime.distantFuture
+    /// The pending timeout in ``Deadlines``.
+    var timeoutToken: Int?
+    var delay: DispatchWorkItem?
+    var passthrough: URLSessionTask?
+    /// Whether Foundation is inside this protocol's `startLoading` now (the client's context on Linux).
+    var insideStartLoading = false
+    #if !canImport(FoundationNetworking)
+        /// The thread `startLoading` ran on: every client call is made there on Apple platforms.
+        var clientThread: ClientThread?
+    #endif
+
+    /// What `startLoading` does: begin the request, deliver an answer that is ready, or wait.
+    enum Entry {
+        case begin
+        case deliver(MockRegistry.Answer)
+        case wait
+    }
+
+    mutating func enterStartLoading() -> Entry {
+        insideStartLoading = true
+        switch phase {
+        case .new:
+            phase = .working
+            return .begin
+        case .ready(let answer):
+            // Back after a wait (Linux: `resume()` calls `startLoading` again), or resumed after a suspend.
+            stopped = false
+            phase = .done
+            return .deliver(answer)
+        case .working:
+            // Resumed after a suspend: the answer is delivered when it is ready.
+            stopped = false
+            return .wait
+        case .done:
+            return .wait
+        }
+    }
+
+    /// Keeps `answer` for delivery; whether to go back to the client for it now. A request that is
+    /// no longer `working` (timed out, released, cancelled) ignores later answers.
+    mutating func ready(_ answer: MockRegistry.Answer) -> (deliver: Bool, timeoutToken: Int?) {
+        guard case .working = phase else { return (false, nil) }
+        phase = .ready(answer)
+        defer { timeoutToken = nil }
+        return (!stopped, timeoutToken)
+    }
+
+    /// The answer to deliver now, if one is ready and the request was not stopped.
+    mutating func take() -> MockRegistry.Answer? {
+        guard !stopped, case .ready(let answer) = phase else { return nil }
+        phase = .done
+        return answer
+    }
+
+    var isWorking: Bool {
+        if case .working = phase { return true }
+        return false
+    }
+}
