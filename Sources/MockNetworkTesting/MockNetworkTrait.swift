@@ -90,9 +90,6 @@ public struct MockNetworkTrait: TestTrait, SuiteTrait, TestScoping {
             return
         }
         let registry = MockRegistry()
-        let runner = TestTaskRunner()
-        registry.handlerContext = runner.submit
-        defer { runner.finish() }
         let place = test.sourceLocation
         let fallback = MockNetwork.SourceLocation(
             fileID: place.fileID, filePath: place.filePath, line: place.line, column: place.column)
@@ -105,6 +102,10 @@ public struct MockNetworkTrait: TestTrait, SuiteTrait, TestScoping {
                     matching: archive.matching, redaction: archive.redaction, testName: testName, location: fallback)
             }
             try await MockRegistry.$scoped.withValue(registry) {
+                // Made in the scope, so handlers see the test and its registry.
+                let runner = TestTaskRunner()
+                registry.handlerContext = runner.submit
+                defer { runner.finish() }
                 try await function()
             }
         } catch {
@@ -132,30 +133,51 @@ extension MockRegistry {
     }
 }
 
-/// Runs handlers inside the test's task, so that `#expect` and `Issue.record` in a handler are
-/// issues of the test that registered it (on Foundation's threads, no test is current).
+/// Runs handlers inside the test's task tree, so that `#expect` and `Issue.record` in a handler are
+/// issues of the test that registered it (on Foundation's threads, no test is current), and
+/// `MockRegistry.current` is the test's registry.
 ///
 /// The loop is a task made inside the test's scope, so it and the tasks it makes inherit the
-/// test's task-local values, `Test.current` among them. Should the concurrency pool be blocked
-/// (a synchronous test waiting on a semaphore for its own request), a handler not started within
-/// two seconds runs on a Dispatch thread instead, so the request is answered all the same.
+/// test's task-local values, `Test.current` among them. They run on ``HandlerExecutor``, not on the
+/// cooperative pool: a synchronous test that blocks its pool thread waiting for its own request
+/// (as tutorials write them) cannot starve its handlers. Where task executors are missing (Apple
+/// platforms before macOS 15 / iOS 18), the tasks use the pool, and a handler not started within
+/// two seconds runs on a Dispatch thread instead, outside the test: an `#expect` there is reported
+/// without a test.
 final class TestTaskRunner: Sendable {
     private let continuation: AsyncStream<Job>.Continuation
+    private let usesExecutor: Bool
 
     init() {
         let (stream, continuation) = AsyncStream<Job>.makeStream()
         self.continuation = continuation
-        Task {
-            for await job in stream {
-                Task { job.run() }
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            usesExecutor = true
+            Task(executorPreference: HandlerExecutor.shared) {
+                for await job in stream {
+                    Task(executorPreference: HandlerExecutor.shared) { job.run() }
+                }
+            }
+        } else {
+            usesExecutor = false
+            Task {
+                for await job in stream {
+                    Task { job.run() }
+                }
             }
         }
     }
 
     func submit(_ work: @escaping @Sendable () -> Void) {
         let job = Job(work)
-        continuation.yield(job)
-        DispatchQueue.global().asyncAfter(deadline: .now() + 2) { job.run() }
+        if case .terminated = continuation.yield(job) {
+            // The test has ended: its handlers still answer, outside it.
+            DispatchQueue(label: "MockNetwork.late-handler").async { job.run() }
+            return
+        }
+        if !usesExecutor {
+            DispatchQueue.global().asyncAfter(deadline: .now() + 2) { job.run() }
+        }
     }
 
     func finish() {
@@ -171,6 +193,21 @@ final class TestTaskRunner: Sendable {
 
         func run() {
             if claimed.claim() { work() }
+        }
+    }
+}
+
+/// The executor trait handlers run on: each job on a serial Dispatch queue of its own, so on
+/// Dispatch's overcommitting threads, which are added at once when the others are busy or blocked
+/// (a handler may sleep, or wait for a nested request, without delaying any other).
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+final class HandlerExecutor: TaskExecutor {
+    static let shared = HandlerExecutor()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        DispatchQueue(label: "MockNetwork.test-handler").async {
+            job.runSynchronously(on: self.asUnownedTaskExecutor())
         }
     }
 }

@@ -41,7 +41,7 @@ final class IsolationTests: XCTestCase {
         XCTAssertFalse(first.protocolClass == second.protocolClass)
         XCTAssertFalse(first.protocolClass == MockURLProtocol.self)
         // Each configuration gets a class of its own (so its timeouts are known), routed to its registry.
-        let made = first.configuration.protocolClasses?.first
+        let made: AnyClass? = first.configuration.protocolClasses?.first
         XCTAssertTrue(made is MockURLProtocol.Type)
         XCTAssertFalse(made == second.protocolClass)
         XCTAssertFalse(made == MockURLProtocol.self)
