@@ -41,6 +41,14 @@ extension MockRegistry {
     }
 
     static let redirectLimit = 16
+}
+
+extension MockRegistry.Core {
+    typealias Answer = MockRegistry.Answer
+    typealias Chain = MockRegistry.Chain
+    typealias Reply = MockRegistry.Reply
+    typealias Route = MockRegistry.Route
+    typealias CachedResponse = MockRegistry.CachedResponse
 
     /// Records the chain's request and answers it from the handlers, following redirects.
     ///
@@ -48,7 +56,7 @@ extension MockRegistry {
     /// step that would run user code (a handler, a `.when` predicate) or build an unmatched report,
     /// and returns `nil` with `chain` where it stopped: call it again, without `inline`, elsewhere.
     func answer(_ chain: inout Chain, inline: Bool = false) -> Answer? {
-        while chain.hops <= Self.redirectLimit {
+        while chain.hops <= MockRegistry.redirectLimit {
             guard let step = answerOnce(chain.request, body: chain.body, inline: inline) else { return nil }
             guard case .success(let (response, _)) = step.answer.result, step.follow,
                 [301, 302, 303, 307, 308].contains(response.statusCode),
@@ -81,7 +89,7 @@ extension MockRegistry {
                     .httpTooManyRedirects,
                     userInfo: [
                         NSLocalizedDescriptionKey:
-                            "MockNetwork: more than \(Self.redirectLimit) redirects, starting at "
+                            "MockNetwork: more than \(MockRegistry.redirectLimit) redirects, starting at "
                             + "\(chain.firstURL?.absoluteString ?? "?")."
                     ])))
     }
@@ -138,7 +146,7 @@ extension MockRegistry {
         case .success(let (response, data)):
             settle(number, .response(response, data, delay: step.answer.delay))
         case .failure(let error):
-            settle(number, .failure(Self.describe(error)))
+            settle(number, .failure(MockRegistry.describe(error)))
         }
         return step
     }
@@ -183,14 +191,6 @@ extension MockRegistry {
         state.withLock { $0.settle(number, outcome) }
     }
 
-    static func describe(_ error: any Error) -> String {
-        if let error = error as? MockNetworkError { return error.description }
-        if let error = error as? URLError {
-            return "URLError(\(error.code.rawValue)): \(error.localizedDescription)"
-        }
-        return "\(type(of: error)): \(error.localizedDescription)"
-    }
-
     /// An `HTTPURLResponse`, reused while a URL keeps getting the same status and headers:
     /// on Linux, making one with a `Content-Type` costs more than the rest of a request's answer.
     /// (The response is immutable, so handing the same one to several requests is safe.)
@@ -206,5 +206,15 @@ extension MockRegistry {
             state.responses[key] = CachedResponse(status: status, headers: headers, response: response)
         }
         return response
+    }
+}
+
+extension MockRegistry {
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? MockNetworkError { return error.description }
+        if let error = error as? URLError {
+            return "URLError(\(error.code.rawValue)): \(error.localizedDescription)"
+        }
+        return "\(type(of: error)): \(error.localizedDescription)"
     }
 }

@@ -194,43 +194,6 @@ extension MockRegistry {
         state.withLock { $0.archive?.file }
     }
 
-    /// Notes what the real network answered a request passed to it, and records the exchange
-    /// when an archive is recording.
-    func passedToNetwork(
-        _ request: URLRequest, number: Int, result: Result<(HTTPURLResponse, Data), any Error>, started: Date
-    ) {
-        let archive = state.withLock { $0.archive }
-        switch result {
-        case .success(let (response, data)):
-            settle(number, .response(response, data, delay: 0))
-            guard let archive, archive.isRecording else { return }
-            let entry = HTTPArchive.Entry(
-                request: Self.archived(request, body: request.httpBody ?? Data()),
-                response: Self.archived(response, body: data),
-                startedDateTime: started, time: Date().timeIntervalSince(started) * 1000)
-            if let error = archive.append(entry) {
-                record(
-                    MockFailure(
-                        message: "MockNetwork: could not write the archive \(archive.file.path): "
-                            + "\(error.localizedDescription). Check that its folder can be written.",
-                        location: nil))
-            }
-        case .failure(let error):
-            settle(number, .failure(Self.describe(error)))
-            guard let archive, archive.isRecording else { return }
-            let cancelled = (error as? URLError)?.code == .cancelled
-            if !cancelled {
-                record(
-                    MockFailure(
-                        message: "MockNetwork: while recording \(archive.file.path), "
-                            + "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "") failed on the real "
-                            + "network (\(Self.describe(error))), so nothing was recorded for it. Check that the "
-                            + "server is up and reachable, then record again.",
-                        location: nil))
-            }
-        }
-    }
-
     // MARK: Exporting
 
     /// What this registry answered, as an archive: every request still in ``requests``, with its
@@ -279,5 +242,44 @@ extension MockRegistry {
         return HTTPArchive.Response(
             status: response.statusCode, headers: fields.map { HTTPArchive.Header($0.0, $0.1) },
             body: HTTPArchive.Body(body, mimeType: contentType))
+    }
+}
+
+extension MockRegistry.Core {
+    /// Notes what the real network answered a request passed to it, and records the exchange
+    /// when an archive is recording.
+    func passedToNetwork(
+        _ request: URLRequest, number: Int, result: Result<(HTTPURLResponse, Data), any Error>, started: Date
+    ) {
+        let archive = state.withLock { $0.archive }
+        switch result {
+        case .success(let (response, data)):
+            settle(number, .response(response, data, delay: 0))
+            guard let archive, archive.isRecording else { return }
+            let entry = HTTPArchive.Entry(
+                request: MockRegistry.archived(request, body: request.httpBody ?? Data()),
+                response: MockRegistry.archived(response, body: data),
+                startedDateTime: started, time: Date().timeIntervalSince(started) * 1000)
+            if let error = archive.append(entry) {
+                record(
+                    MockFailure(
+                        message: "MockNetwork: could not write the archive \(archive.file.path): "
+                            + "\(error.localizedDescription). Check that its folder can be written.",
+                        location: nil))
+            }
+        case .failure(let error):
+            settle(number, .failure(MockRegistry.describe(error)))
+            guard let archive, archive.isRecording else { return }
+            let cancelled = (error as? URLError)?.code == .cancelled
+            if !cancelled {
+                record(
+                    MockFailure(
+                        message: "MockNetwork: while recording \(archive.file.path), "
+                            + "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "") failed on the real "
+                            + "network (\(MockRegistry.describe(error))), so nothing was recorded for it. Check that the "
+                            + "server is up and reachable, then record again.",
+                        location: nil))
+            }
+        }
     }
 }

@@ -31,7 +31,7 @@ struct Exchange {
     var phase = Phase.new
     var stopped = false
     var waiting = Waiting.handler
-    weak var registry: MockRegistry?
+    weak var registry: MockRegistry.Core?
     /// The request's timeout in seconds (`.infinity` for none), and when it ends.
     var timeout: TimeInterval = .infinity
     var deadline = DispatchTime.distantFuture

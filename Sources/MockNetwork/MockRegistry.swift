@@ -28,7 +28,7 @@ public final class MockRegistry: Sendable {
 
     /// The `URLProtocol` class that routes requests to this registry; put it in a configuration's
     /// `protocolClasses` to route that configuration's sessions here.
-    public let protocolClass: URLProtocol.Type
+    public var protocolClass: URLProtocol.Type { core.protocolClass }
 
     /// What happens to a request no handler matches.
     public enum Unmatched: Sendable {
@@ -40,13 +40,15 @@ public final class MockRegistry: Sendable {
     }
 
     /// What happens to a request no handler matches.
-    public let unmatched: Unmatched
-
-    let state = Locked(State())
-    private let context = Locked<HandlerContext?>(nil)
+    public var unmatched: Unmatched { core.unmatched }
 
     /// How many of the latest requests ``requests`` keeps.
-    public let requestLogLimit: Int
+    public var requestLogLimit: Int { core.requestLogLimit }
+
+    /// Everything but the session: what requests are answered from. It lives as long as this
+    /// registry or its session does, so a session kept without its registry still works.
+    let core: Core
+    var state: Locked<State> { core.state }
 
     /// A new registry with no handlers, and its own session.
     ///
@@ -60,24 +62,17 @@ public final class MockRegistry: Sendable {
     }
 
     init(protocolClass: MockURLProtocol.Type?, unmatched: Unmatched = .fail, requestLogLimit: Int = 10_000) {
-        self.requestLogLimit = max(1, requestLogLimit)
-        let protocolClass = protocolClass ?? Self.directory.withLock { $0.makeClass() }
-        self.protocolClass = protocolClass
-        self.unmatched = unmatched
+        let protocolClass = protocolClass ?? Directory.makeClass()
+        core = Core(protocolClass: protocolClass, unmatched: unmatched, requestLogLimit: max(1, requestLogLimit))
         let configuration = Self.configuration(routingTo: protocolClass)
-        self.session = URLSession(configuration: configuration)
-        Self.directory.withLock {
-            $0.destinations[ObjectIdentifier(protocolClass)] = Destination(registry: self, configuration: configuration)
-        }
+        session = URLSession(configuration: configuration)
+        Directory.add(protocolClass, for: self, configuration: configuration)
     }
 
     deinit {
-        let classes = [ObjectIdentifier(protocolClass)] + madeClasses.withLock { $0 }
-        Self.directory.withLock { directory in
-            for key in classes { directory.destinations[key] = nil }
-        }
-        // Requests still waiting for an answer fail now, not at their timeout.
-        for request in state.withLock({ Array($0.inFlight.values) }) { request.release() }
+        // Once the session is gone too (after this deinit), the core goes, and requests still
+        // waiting on sessions made from `configuration` fail at once.
+        DispatchQueue.global().async { Directory.sweep() }
     }
 
     /// A fresh configuration whose sessions this registry answers: ephemeral, with no URL cache
@@ -85,17 +80,11 @@ public final class MockRegistry: Sendable {
     /// then make a session from it.
     public var configuration: URLSessionConfiguration {
         // A protocol class of its own, so that requests know which configuration's timeouts apply.
-        let protocolClass = Self.directory.withLock { $0.makeClass() }
+        let protocolClass = Directory.makeClass()
         let configuration = Self.configuration(routingTo: protocolClass)
-        madeClasses.withLock { $0.append(ObjectIdentifier(protocolClass)) }
-        Self.directory.withLock {
-            $0.destinations[ObjectIdentifier(protocolClass)] = Destination(registry: self, configuration: configuration)
-        }
+        Directory.add(protocolClass, for: self, configuration: configuration)
         return configuration
     }
-
-    /// The protocol classes made for ``configuration``, forgotten with the registry.
-    private let madeClasses = Locked<[ObjectIdentifier]>([])
 
     static func configuration(routingTo protocolClass: AnyClass) -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
@@ -295,81 +284,19 @@ public final class MockRegistry: Sendable {
         }
     }
 
-    func record(_ failure: MockFailure) {
-        state.withLock { $0.failures.append(failure) }
-    }
-
     func routeCalls(_ id: Int) -> Int {
         state.withLock { $0.routes[id]?.calls ?? 0 }
     }
 
-    // MARK: In flight
-
-    /// A request between `startLoading` and its answer, with what to do if the registry goes first.
-    struct InFlight: Sendable {
-        let request: URLRequest
-        /// Fails the request at once with ``MockNetworkError``'s "registry was released".
-        let release: @Sendable () -> Void
-    }
-
-    func began(_ id: Int, _ request: URLRequest, release: @escaping @Sendable () -> Void) {
-        state.withLock { $0.inFlight[id] = InFlight(request: request, release: release) }
-    }
-
-    func ended(_ id: Int) {
-        _ = state.withLock { $0.inFlight.removeValue(forKey: id) }
-    }
-
-    // MARK: Where handlers run
-
-    /// Runs a handler's work somewhere of the caller's choosing (the `.mockNetwork` trait: inside
-    /// the test's task, so that `#expect` in a handler is an issue of that test).
-    package typealias HandlerContext = @Sendable (@escaping @Sendable () -> Void) -> Void
-
     /// Where this registry's handlers run: `nil` for a thread of MockNetwork's own (never
     /// Foundation's queue).
     package var handlerContext: HandlerContext? {
-        get { context.withLock { $0 } }
-        set { context.withLock { $0 = newValue } }
+        get { core.handlerContext }
+        set { core.handlerContext = newValue }
     }
 
-    /// Runs `work`, which calls user code, where this registry's handlers run.
-    func runUserCode(_ work: @escaping @Sendable () -> Void) {
-        if let context = handlerContext {
-            context(work)
-        } else {
-            HandlerThreads.run(work)
-        }
-    }
-
-    // MARK: Directory of registries
-
-    /// What a protocol class routes to: a registry, and the configuration the class was made for,
-    /// whose timeouts MockNetwork enforces (Foundation enforces none for a custom protocol).
-    struct Destination: @unchecked Sendable {  // `configuration` is only read after its session exists
-        weak var registry: MockRegistry?
-        let configuration: URLSessionConfiguration?
-    }
-
-    struct Directory: Sendable {
-        var count: UInt64 = 0
-        var destinations: [ObjectIdentifier: Destination] = [:]
-
-        mutating func makeClass() -> MockURLProtocol.Type {
-            count += 1
-            return ProtocolClasses.make(number: count)
-        }
-    }
-
-    static let directory = Locked(Directory())
-
-    /// The registry a protocol class routes to, if it is still alive, and its configuration.
-    static func destination(of protocolClass: AnyClass) -> (MockRegistry, URLSessionConfiguration?)? {
-        let key = ObjectIdentifier(protocolClass)
-        return directory.withLock { directory in
-            guard let destination = directory.destinations[key], let registry = destination.registry else { return nil }
-            return (registry, destination.configuration)
-        }
+    func record(_ failure: MockFailure) {
+        core.record(failure)
     }
 }
 

@@ -54,7 +54,7 @@ public class MockURLProtocol: URLProtocol {
     override public func stopLoading() {
         let state = task?.state
         let pausing = state == .suspended || state == .running
-        let ended: (DispatchWorkItem?, URLSessionTask?, Int?, MockRegistry?)? = exchange.withLock { exchange in
+        let ended: (DispatchWorkItem?, URLSessionTask?, Int?, MockRegistry.Core?)? = exchange.withLock { exchange in
             exchange.stopped = true
             if pausing { return nil }
             exchange.phase = .done
@@ -73,7 +73,7 @@ public class MockURLProtocol: URLProtocol {
     // MARK: Beginning
 
     private func begin() {
-        guard let (registry, configuration) = MockRegistry.destination(of: type(of: self)) else {
+        guard let (registry, configuration) = MockRegistry.Directory.destination(of: type(of: self)) else {
             finishNow(MockRegistry.Answer(result: .failure(Self.releasedError)))
             return
         }
@@ -141,7 +141,7 @@ public class MockURLProtocol: URLProtocol {
 
     /// Takes `answer` on to the client: through the network, a session delegate's challenge or a
     /// delay first when it asks for one.
-    private func proceed(_ answer: MockRegistry.Answer, _ registry: MockRegistry, attempt: Int, inline: Bool) {
+    private func proceed(_ answer: MockRegistry.Answer, _ registry: MockRegistry.Core, attempt: Int, inline: Bool) {
         if answer.passToNetwork {
             passToNetwork(answer.request ?? request, registry: registry, number: answer.logNumber)
             return
@@ -332,7 +332,8 @@ public class MockURLProtocol: URLProtocol {
     /// the request through the handlers again with `Authorization: Basic …`; a cancel fails it;
     /// anything else delivers the 401.
     private func ask(
-        _ basic: BasicChallenge, _ response: HTTPURLResponse, _ answer: MockRegistry.Answer, _ registry: MockRegistry,
+        _ basic: BasicChallenge, _ response: HTTPURLResponse, _ answer: MockRegistry.Answer,
+        _ registry: MockRegistry.Core,
         attempt: Int
     ) {
         armTimeout(waitingFor: .delegate)
@@ -362,7 +363,7 @@ public class MockURLProtocol: URLProtocol {
     }
 
     private func decided(
-        _ decision: ChallengeSender.Decision, _ answer: MockRegistry.Answer, _ registry: MockRegistry, attempt: Int
+        _ decision: ChallengeSender.Decision, _ answer: MockRegistry.Answer, _ registry: MockRegistry.Core, attempt: Int
     ) {
         switch decision {
         case .without:
@@ -388,7 +389,7 @@ public class MockURLProtocol: URLProtocol {
 
     // MARK: The real network
 
-    private func passToNetwork(_ request: URLRequest, registry: MockRegistry, number: Int) {
+    private func passToNetwork(_ request: URLRequest, registry: MockRegistry.Core, number: Int) {
         exchange.withLock { $0.waiting = .network }
         let this = WeakProtocol(self)
         let started = Date()

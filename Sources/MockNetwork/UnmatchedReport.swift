@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-extension MockRegistry {
+extension MockRegistry.Core {
     /// The error for a request no handler matches, after recording the failure that explains it:
     /// what was asked, the nearest registered match and how it differs, and the fix.
     func unmatchedError(_ request: RecordedRequest, archive: ArchiveBinding?) -> URLError {

@@ -100,11 +100,14 @@ final class IsolationTests: XCTestCase {
         XCTAssertEqual(isolated.failures.count, 1)
     }
 
-    func testSessionOfAReleasedRegistryFailsClearly() async throws {
+    func testSessionMadeFromAReleasedRegistrysConfigurationFailsClearly() async throws {
         var mocks: MockRegistry? = MockRegistry()
         mocks?.register("https://api.example.com/x") { _ in try .status(200) }
-        let session = try XCTUnwrap(mocks?.session)
+        // The registry's own session keeps it alive; one made from its configuration does not.
+        let session = URLSession(configuration: try XCTUnwrap(mocks?.configuration))
+        defer { session.finishTasksAndInvalidate() }
         mocks = nil
+        try await Task.sleep(nanoseconds: 20_000_000)  // past the sweep the release starts
         let error = await thrownError { try await session.data(from: try url("https://api.example.com/x")) }
         XCTAssertEqual((error as? URLError)?.code, .resourceUnavailable)
         XCTAssertTrue(

@@ -144,4 +144,22 @@ final class RequestPathTests: XCTestCase {
         XCTAssertEqual(reply.text, "from the server")
         XCTAssertEqual(server.received.map(\.target), ["/new"])
     }
+
+    // MARK: A session kept without its registry
+
+    func testSessionKeptWithoutItsRegistryStillAnswers() async throws {
+        weak var released: MockRegistry?
+        func makeSession() -> URLSession {
+            let mocks = MockRegistry()
+            released = mocks
+            mocks.register("https://api.example.com/kept") { _ in try .text("still here") }
+            return mocks.session
+        }
+        let session = makeSession()
+        for _ in 0..<100 where released != nil { try await Task.sleep(nanoseconds: 2_000_000) }
+        XCTAssertNil(released, "the registry itself is gone")
+        try await Task.sleep(nanoseconds: 20_000_000)  // past the sweep its release starts
+        let reply = try await withWatchdog(10) { try await send(session, "GET", "https://api.example.com/kept") }
+        XCTAssertEqual(reply.text, "still here")
+    }
 }

@@ -1,0 +1,139 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension MockRegistry {
+    /// What requests are answered from: the handlers, the log, the failures, where handlers run.
+    /// A ``MockRegistry`` is this plus its session; the ``Directory`` keeps a core while its registry
+    /// or that session is alive, so `let session = MockRegistry().session` keeps working.
+    final class Core: Sendable {
+        let protocolClass: URLProtocol.Type
+        let unmatched: Unmatched
+        let requestLogLimit: Int
+        let state = Locked(State())
+        private let context = Locked<HandlerContext?>(nil)
+
+        init(protocolClass: URLProtocol.Type, unmatched: Unmatched, requestLogLimit: Int) {
+            self.protocolClass = protocolClass
+            self.unmatched = unmatched
+            self.requestLogLimit = requestLogLimit
+        }
+
+        func record(_ failure: MockFailure) {
+            state.withLock { $0.failures.append(failure) }
+        }
+
+        // MARK: In flight
+
+        func began(_ id: Int, _ request: URLRequest, release: @escaping @Sendable () -> Void) {
+            state.withLock { $0.inFlight[id] = InFlight(request: request, release: release) }
+        }
+
+        func ended(_ id: Int) {
+            _ = state.withLock { $0.inFlight.removeValue(forKey: id) }
+        }
+
+        /// Fails every request still waiting for an answer: the registry and its session are gone.
+        func releaseWaiting() {
+            for request in state.withLock({ Array($0.inFlight.values) }) { request.release() }
+        }
+
+        // MARK: Where handlers run
+
+        var handlerContext: HandlerContext? {
+            get { context.withLock { $0 } }
+            set { context.withLock { $0 = newValue } }
+        }
+
+        /// Runs `work`, which calls user code, where this registry's handlers run.
+        func runUserCode(_ work: @escaping @Sendable () -> Void) {
+            if let context = handlerContext {
+                context(work)
+            } else {
+                HandlerThreads.run(work)
+            }
+        }
+    }
+
+    /// A request between `startLoading` and its answer, with what to do if the registry goes first.
+    struct InFlight: Sendable {
+        let request: URLRequest
+        /// Fails the request at once with "registry was released".
+        let release: @Sendable () -> Void
+    }
+
+    /// Runs a handler's work somewhere of the caller's choosing (the `.mockNetwork` trait: inside
+    /// the test's task, so that `#expect` in a handler is an issue of that test).
+    package typealias HandlerContext = @Sendable (@escaping @Sendable () -> Void) -> Void
+
+    /// Which core each protocol class routes to.
+    ///
+    /// Every registry has a protocol class, and so does every configuration it hands out (so that a
+    /// request knows which configuration's timeouts apply). A class's core stays while its registry
+    /// or the registry's own session is alive; after that, requests fail with "registry was released".
+    enum Directory {
+        /// What a protocol class routes to. `@unchecked Sendable`: `configuration` is only read
+        /// (its timeouts), and only after a session was made from it.
+        struct Destination: @unchecked Sendable {
+            let core: Core
+            weak var registry: MockRegistry?
+            weak var session: URLSession?
+            let configuration: URLSessionConfiguration?
+
+            var isAlive: Bool { registry != nil || session != nil }
+        }
+
+        struct Table: Sendable {
+            var count: UInt64 = 0
+            var destinations: [ObjectIdentifier: Destination] = [:]
+            /// When the table next looks for cores whose registry and session are both gone.
+            var sweepAt = 64
+        }
+
+        static let table = Locked(Table())
+
+        static func makeClass() -> MockURLProtocol.Type {
+            table.withLock { table in
+                table.count += 1
+                return ProtocolClasses.make(number: table.count)
+            }
+        }
+
+        static func add(_ protocolClass: AnyClass, for registry: MockRegistry, configuration: URLSessionConfiguration) {
+            let destination = Destination(
+                core: registry.core, registry: registry, session: registry.session, configuration: configuration)
+            let full = table.withLock { table in
+                table.destinations[ObjectIdentifier(protocolClass)] = destination
+                return table.destinations.count >= table.sweepAt
+            }
+            if full { sweep() }
+        }
+
+        /// The core a protocol class routes to, while its registry or session is alive, and the
+        /// configuration the class was made for.
+        static func destination(of protocolClass: AnyClass) -> (Core, URLSessionConfiguration?)? {
+            let key = ObjectIdentifier(protocolClass)
+            return table.withLock { table in
+                guard let destination = table.destinations[key], destination.isAlive else { return nil }
+                return (destination.core, destination.configuration)
+            }
+        }
+
+        /// Forgets the cores whose registry and session are both gone, failing their waiting requests.
+        static func sweep() {
+            let released: [Core] = table.withLock { table in
+                var released: [ObjectIdentifier: Core] = [:]
+                for (key, destination) in table.destinations where !destination.isAlive {
+                    table.destinations[key] = nil
+                    released[ObjectIdentifier(destination.core)] = destination.core
+                }
+                table.sweepAt = max(64, 2 * table.destinations.count)
+                return Array(released.values)
+            }
+            for core in released { core.releaseWaiting() }
+        }
+    }
+}
