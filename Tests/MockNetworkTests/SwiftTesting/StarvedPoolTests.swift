@@ -1,0 +1,46 @@
+import Dispatch
+import Foundation
+import MockNetworkTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Synchronous tests that block their thread waiting for a completion handler, as tutorials write
+/// them, several at once: the cooperative pool is full, and handlers must still run at once, in
+/// their own test.
+@Suite(.mockNetwork)
+struct StarvedPoolTests {
+    @Test(arguments: 0..<6)
+    func handlerRunsPromptlyWhileTheTestBlocksItsThread(number: Int) throws {
+        let mocks = MockRegistry.current
+        let testName = Test.current?.name
+        let seen = Shared<[(delay: TimeInterval, sameRegistry: Bool, sameTest: Bool)]>([])
+        let asked = Shared(Date())
+        mocks.register(.url("https://api.example.com/case", query: .ignored)) { request in
+            let delay = Date().timeIntervalSince(asked.current)
+            seen.update {
+                $0.append((delay, MockRegistry.current === mocks, Test.current?.name == testName))
+            }
+            return try .text(request.url?.query ?? "")
+        }
+        for call in 0..<3 {
+            let done = DispatchSemaphore(value: 0)
+            let answer = Shared("")
+            let target = try #require(URL(string: "https://api.example.com/case?n=\(number)&c=\(call)"))
+            asked.update { $0 = Date() }
+            mocks.session.dataTask(with: target) { data, _, _ in
+                answer.update { $0 = String(decoding: data ?? Data(), as: UTF8.self) }
+                done.signal()
+            }.resume()
+            #expect(done.wait(timeout: .now() + 10) == .success)
+            #expect(answer.current == "n=\(number)&c=\(call)")
+        }
+        let calls = seen.current
+        #expect(calls.count == 3)
+        #expect(calls.allSatisfy { $0.delay < 0.05 }, "handler start delays: \(calls.map(\.delay))")
+        #expect(calls.allSatisfy { $0.sameRegistry }, "MockRegistry.current in the handler is the test's registry")
+        #expect(calls.allSatisfy { $0.sameTest }, "Test.current in the handler is the test itself")
+    }
+}
