@@ -11,7 +11,7 @@ let package = Package(
     targets: [
         .target(name: "MockNetwork"),
         .target(name: "MockNetworkTesting", dependencies: ["MockNetwork"]),
-        .executableTarget(name: "MockNetworkBenchmark", dependencies: ["MockNetwork"]),
+        .executableTarget(name: "MockNetworkBenchmark", dependencies: ["MockNetwork", "MockNetworkTesting"]),
         .testTarget(
             name: "MockNetworkTests", dependencies: ["MockNetwork", "MockNetworkTesting"],
             // Archives next to the tests are read from the source tree, as users' recordings are.

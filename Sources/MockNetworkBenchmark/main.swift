@@ -7,6 +7,7 @@
 
 import Foundation
 import MockNetwork
+import MockNetworkTesting
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -88,9 +89,23 @@ do {
     tutorialConfiguration.protocolClasses = [TutorialURLProtocol.self]
     let tutorial = URLSession(configuration: tutorialConfiguration)
 
-    // 2. MockNetwork, one handler.
+    // 2. MockNetwork, one handler (a closure: it runs on a thread of MockNetwork's, and the answer
+    //    comes back into `startLoading`).
     let one = MockRegistry()
     one.register(target.absoluteString) { _ in try .text("ok") }
+
+    // 2a. MockNetwork, answers that run no user code (a sequence): found and delivered inline.
+    let inline = MockRegistry()
+    let okay = try MockResponse.text("ok")
+    inline.register(.url(target.absoluteString), sequence: Array(repeating: okay, count: requests + 1_000))
+
+    // 2b. MockNetwork, one handler run as the .mockNetwork trait runs it: in a task of the test's,
+    //     on MockNetwork's task executor.
+    let trait = MockRegistry()
+    trait.register(target.absoluteString) { _ in try .text("ok") }
+    // Made off the main actor, as a test's scope is.
+    let runner = await Task.detached { TestTaskRunner() }.value
+    trait.handlerContext = runner.submit
 
     // 5. Registering 10,000 handlers (and 3: the target registered last).
     let many = MockRegistry()
@@ -104,10 +119,10 @@ do {
 
     // Rows 1-3 run in interleaved rounds, so that a burst of load elsewhere on the machine hits
     // them alike; each row's figure is the median of its rounds.
-    let sessions = [tutorial, one.session, many.session]
+    let sessions = [tutorial, one.session, many.session, inline.session, trait.session]
     for session in sessions { try await fetch(session, target, times: 500) }
     let rounds = 20
-    var perRound: [[Double]] = [[], [], []]
+    var perRound: [[Double]] = Array(repeating: [], count: sessions.count)
     for round in 0..<rounds {
         // The order turns every round, so no row always runs right after the same other row.
         for offset in 0..<sessions.count {
@@ -121,6 +136,8 @@ do {
     report("1 hand-written URLProtocol, .ephemeral session", median(perRound[0]))
     report("2 MockNetwork, 1 handler", median(perRound[1]))
     report("3 MockNetwork, 10,000 other handlers, target last", median(perRound[2]))
+    report("2a MockNetwork, a sequence (no user code, inline)", median(perRound[3]))
+    report("2b MockNetwork, 1 handler on the trait's path", median(perRound[4]))
 
     // 4. The same with 8 concurrent tasks (wall time per request).
     let concurrent = try await seconds {
@@ -149,7 +166,9 @@ do {
                 Double(after - before) / 1e6))
 
     print("")
-    let ratios = rows.map { "row \($0.0.prefix(1)) " + String(format: "%.2f×", $0.1 / rows[0].1) }
+    let ratios = rows.map { row in
+        "row \(row.0.prefix(while: { $0 != " " })) " + String(format: "%.2f×", row.1 / rows[0].1)
+    }
     print("ratios to row 1: " + ratios.joined(separator: ", "))
     print(String(format: "row 3 / row 2: %.2f×", rows[2].1 / rows[1].1))
 } catch {

@@ -144,11 +144,12 @@ extension MockRegistry {
 /// platforms before macOS 15 / iOS 18), the tasks use the pool, and a handler not started within
 /// two seconds runs on a Dispatch thread instead, outside the test: an `#expect` there is reported
 /// without a test.
-final class TestTaskRunner: Sendable {
+package final class TestTaskRunner: Sendable {
     private let continuation: AsyncStream<Job>.Continuation
     private let usesExecutor: Bool
 
-    init() {
+    /// Starts the loop; call it inside the test's scope, whose task-local values handlers then see.
+    package init() {
         let (stream, continuation) = AsyncStream<Job>.makeStream()
         self.continuation = continuation
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
@@ -168,7 +169,8 @@ final class TestTaskRunner: Sendable {
         }
     }
 
-    func submit(_ work: @escaping @Sendable () -> Void) {
+    /// Runs `work` in a task of the test's; the `HandlerContext` of a registry.
+    package func submit(_ work: @escaping @Sendable () -> Void) {
         let job = Job(work)
         if case .terminated = continuation.yield(job) {
             // The test has ended: its handlers still answer, outside it.
@@ -180,7 +182,8 @@ final class TestTaskRunner: Sendable {
         }
     }
 
-    func finish() {
+    /// Ends the loop; later work runs outside the test.
+    package func finish() {
         continuation.finish()
     }
 
