@@ -102,7 +102,8 @@ public final class MockRegistry: Sendable {
     /// Answers requests for `url` with `handler`. Registering the same URL (and method) again
     /// replaces the handler.
     ///
-    /// The handler runs on one of Foundation's threads; assert on the request inside it.
+    /// The handler runs on a thread of MockNetwork's, never Foundation's (it may block, or make
+    /// requests of its own); assert on the request inside it.
     ///
     /// - Parameters:
     ///   - url: the full URL, query included; see ``RequestMatch`` for looser matching.
@@ -113,7 +114,7 @@ public final class MockRegistry: Sendable {
     ///   - filePath: where the registration is; leave the default.
     ///   - line: where the registration is; leave the default.
     ///   - column: where the registration is; leave the default.
-    ///   - handler: answers each request; it runs on one of Foundation's threads.
+    ///   - handler: answers each request, on a thread of MockNetwork's.
     @discardableResult
     public func register(
         _ url: String, method: String? = nil, expectedCalls: Int? = nil,
