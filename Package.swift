@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "MockNetwork",
-    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    // macOS 14 / iOS 17: `URL(string:)` before them returns nil for spaces, non-ASCII and stray `%`,
+    // which handlers' URLs and recorded archives hold (README, "Requirements").
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .library(name: "MockNetwork", targets: ["MockNetwork"]),
         .library(name: "MockNetworkTesting", targets: ["MockNetworkTesting"]),

@@ -309,6 +309,6 @@ public struct HTTPArchive: Sendable, Equatable {
     }
 
     static func reasonPhrase(_ status: Int) -> String {
-        status == 0 ? "" : HTTPURLResponse.localizedString(forStatusCode: status)
+        status == 0 ? "" : ReasonPhrases.phrase(for: status)
     }
 }

@@ -3,7 +3,7 @@ import MockNetwork
 
 /// Where a test's archive lives, and how a registry takes it: shared by the trait and the
 /// XCTest base class.
-enum ArchiveSupport {
+package enum ArchiveSupport {
     /// `Archives/<name>.har` in the folder of the test's source file: recordings land in the
     /// source tree, to be committed, not in the build products.
     static func file(named name: String, nextTo sourceFile: String) -> URL {
@@ -31,11 +31,15 @@ enum ArchiveSupport {
 
     /// A `swift test --filter` pattern for an XCTest test (`Class/testMethod`), from its `name`:
     /// `-[Class testMethod]` on Apple platforms, `Class.testMethod` elsewhere.
-    static func filter(forXCTest name: String) -> String {
+    package static func filter(forXCTest name: String) -> String {
         var text = name
         if text.hasPrefix("-["), text.hasSuffix("]") {
-            text = String(text.dropFirst(2).dropLast()).replacingOccurrences(of: " ", with: "/")
+            // Apple's `-[Module.Class testX]`: the same `Class/testX` as on Linux.
+            let parts = text.dropFirst(2).dropLast().split(separator: " ", maxSplits: 1)
+            let type = parts.first.map { $0.split(separator: ".", maxSplits: 1).last ?? $0 } ?? ""
+            text = parts.count == 2 ? "\(type)/\(parts[1])" : String(type)
         } else if let dot = text.lastIndex(of: ".") {
+            // Linux's `Class.testX`.
             text.replaceSubrange(dot...dot, with: "/")
         }
         return text

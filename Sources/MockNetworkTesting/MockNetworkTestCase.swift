@@ -1,126 +1,128 @@
-import Foundation
-import MockNetwork
-import XCTest
+#if canImport(XCTest)
+    import Foundation
+    import MockNetwork
+    import XCTest
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
 
-/// An `XCTestCase` that gives every test a fresh `MockRegistry` and its `session`,
-/// and reports the registry's failures (such as unmatched requests) as failures of that test.
-///
-/// ```swift
-/// final class UserTests: MockNetworkTestCase {
-///     func testLoadsUser() async throws {
-///         register("https://api.example.com/user") { _ in try .json(#"{"name": "Ada"}"#) }
-///         let user = try await UserClient(session: session).user()
-///         XCTAssertEqual(user.name, "Ada")
-///     }
-/// }
-/// ```
-/// Overrides of `setUp()` and `tearDown()` must call `super`. With a base class of your own,
-/// keep a `MockRegistry()` made in `setUp()` and call its `verify()` in `tearDown()`.
-open class MockNetworkTestCase: XCTestCase {
-    private var current: MockRegistry?
-
-    /// This test's registry, made fresh for every test.
-    public var mocks: MockRegistry {
-        if let current { return current }
-        let registry = MockRegistry()
-        current = registry
-        return registry
-    }
-
-    /// This test's session: its requests are answered by ``mocks``.
-    public var session: URLSession { mocks.session }
-
-    /// Makes this test's registry.
-    override open func setUp() {
-        super.setUp()
-        current = MockRegistry()
-    }
-
-    /// Reports what the registry noticed as failures of this test, then drops the registry.
-    override open func tearDown() {
-        if let current {
-            Lifecycle.end(
-                current, fallback: MockNetwork.SourceLocation(fileID: #fileID, filePath: #filePath, line: #line),
-                file: #filePath, line: #line)
-        }
-        current = nil
-        super.tearDown()
-    }
-
-    /// Answers this test's requests from a recorded HAR archive: `Archives/<name>.har` in the
-    /// folder of the test's source file. Call it at the start of the test.
+    /// An `XCTestCase` that gives every test a fresh `MockRegistry` and its `session`,
+    /// and reports the registry's failures (such as unmatched requests) as failures of that test.
     ///
     /// ```swift
-    /// func testFetchUser() async throws {
-    ///     try useArchive("fetchUser")
-    ///     let user = try await UserClient(session: session).user(id: 1)
-    ///     XCTAssertEqual(user.name, "Ada")
+    /// final class UserTests: MockNetworkTestCase {
+    ///     func testLoadsUser() async throws {
+    ///         register("https://api.example.com/user") { _ in try .json(#"{"name": "Ada"}"#) }
+    ///         let user = try await UserClient(session: session).user()
+    ///         XCTAssertEqual(user.name, "Ada")
+    ///     }
     /// }
     /// ```
-    /// Record it from the real server with `MOCKNETWORK_RECORD=once swift test --filter UserTests`
-    /// and commit the file; from then on the test replays it.
-    ///
-    /// - Parameters:
-    ///   - name: the archive's name, without `.har`.
-    ///   - mode: record or replay; `nil` (the default) reads `MOCKNETWORK_RECORD`.
-    ///   - matching: which requests an entry answers; method and full URL unless given.
-    ///   - redaction: what is taken out before anything is written.
-    ///   - bundle: a bundle to replay the archive from when the source tree is not there (a device).
-    ///   - fileID: the test's source file; leave the default.
-    ///   - filePath: the test's source file; leave the default.
-    ///   - line: where the call is; leave the default.
-    ///   - column: where the call is; leave the default.
-    /// - Throws: `HTTPArchive.LoadError` for a broken archive, `MockNetworkError.missingArchive` when
-    ///   there is nothing to replay.
-    public func useArchive(
-        _ name: String, mode: HTTPArchive.RecordMode? = nil, matching: HTTPArchive.Matching = .methodAndURL,
-        redaction: HTTPArchive.Redaction = .standard, bundle: Bundle? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
-    ) throws {
-        try ArchiveSupport.attach(
-            mocks, name: name, sourceFile: filePath, bundle: bundle, mode: mode, matching: matching,
-            redaction: redaction, testName: ArchiveSupport.filter(forXCTest: self.name),
-            location: MockNetwork.SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-    }
+    /// Overrides of `setUp()` and `tearDown()` must call `super`. With a base class of your own,
+    /// keep a `MockRegistry()` made in `setUp()` and call its `verify()` in `tearDown()`.
+    open class MockNetworkTestCase: XCTestCase {
+        private var current: MockRegistry?
 
-    /// Answers this test's requests for `url` with `handler`; see `MockRegistry`.
-    @discardableResult
-    public func register(
-        _ url: String, method: String? = nil, expectedCalls: Int? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-        _ handler: @escaping @Sendable (URLRequest) throws -> MockResponse
-    ) -> MockRoute {
-        mocks.register(
-            url, method: method, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
-            column: column, handler)
-    }
+        /// This test's registry, made fresh for every test.
+        public var mocks: MockRegistry {
+            if let current { return current }
+            let registry = MockRegistry()
+            current = registry
+            return registry
+        }
 
-    /// Answers this test's requests for `url` with a handler in the tutorials' shape.
-    @_disfavoredOverload  // a handler that only throws picks the MockResponse form
-    @discardableResult
-    public func register(
-        _ url: String, method: String? = nil, expectedCalls: Int? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-        _ handler: @escaping MockHandler
-    ) -> MockRoute {
-        mocks.register(
-            url, method: method, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
-            column: column, handler)
-    }
+        /// This test's session: its requests are answered by ``mocks``.
+        public var session: URLSession { mocks.session }
 
-    /// Answers this test's requests that `match` describes with `handler`.
-    @discardableResult
-    public func register(
-        _ match: RequestMatch, expectedCalls: Int? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-        _ handler: @escaping @Sendable (URLRequest) throws -> MockResponse
-    ) -> MockRoute {
-        mocks.register(
-            match, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line, column: column,
-            handler)
+        /// Makes this test's registry.
+        override open func setUp() {
+            super.setUp()
+            current = MockRegistry()
+        }
+
+        /// Reports what the registry noticed as failures of this test, then drops the registry.
+        override open func tearDown() {
+            if let current {
+                Lifecycle.end(
+                    current, fallback: MockNetwork.SourceLocation(fileID: #fileID, filePath: #filePath, line: #line),
+                    file: #filePath, line: #line)
+            }
+            current = nil
+            super.tearDown()
+        }
+
+        /// Answers this test's requests from a recorded HAR archive: `Archives/<name>.har` in the
+        /// folder of the test's source file. Call it at the start of the test.
+        ///
+        /// ```swift
+        /// func testFetchUser() async throws {
+        ///     try useArchive("fetchUser")
+        ///     let user = try await UserClient(session: session).user(id: 1)
+        ///     XCTAssertEqual(user.name, "Ada")
+        /// }
+        /// ```
+        /// Record it from the real server with `MOCKNETWORK_RECORD=once swift test --filter UserTests`
+        /// and commit the file; from then on the test replays it.
+        ///
+        /// - Parameters:
+        ///   - name: the archive's name, without `.har`.
+        ///   - mode: record or replay; `nil` (the default) reads `MOCKNETWORK_RECORD`.
+        ///   - matching: which requests an entry answers; method and full URL unless given.
+        ///   - redaction: what is taken out before anything is written.
+        ///   - bundle: a bundle to replay the archive from when the source tree is not there (a device).
+        ///   - fileID: the test's source file; leave the default.
+        ///   - filePath: the test's source file; leave the default.
+        ///   - line: where the call is; leave the default.
+        ///   - column: where the call is; leave the default.
+        /// - Throws: `HTTPArchive.LoadError` for a broken archive, `MockNetworkError.missingArchive` when
+        ///   there is nothing to replay.
+        public func useArchive(
+            _ name: String, mode: HTTPArchive.RecordMode? = nil, matching: HTTPArchive.Matching = .methodAndURL,
+            redaction: HTTPArchive.Redaction = .standard, bundle: Bundle? = nil,
+            fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+        ) throws {
+            try ArchiveSupport.attach(
+                mocks, name: name, sourceFile: filePath, bundle: bundle, mode: mode, matching: matching,
+                redaction: redaction, testName: ArchiveSupport.filter(forXCTest: self.name),
+                location: MockNetwork.SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        }
+
+        /// Answers this test's requests for `url` with `handler`; see `MockRegistry`.
+        @discardableResult
+        public func register(
+            _ url: String, method: String? = nil, expectedCalls: Int? = nil,
+            fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+            _ handler: @escaping @Sendable (URLRequest) throws -> MockResponse
+        ) -> MockRoute {
+            mocks.register(
+                url, method: method, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
+                column: column, handler)
+        }
+
+        /// Answers this test's requests for `url` with a handler in the tutorials' shape.
+        @_disfavoredOverload  // a handler that only throws picks the MockResponse form
+        @discardableResult
+        public func register(
+            _ url: String, method: String? = nil, expectedCalls: Int? = nil,
+            fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+            _ handler: @escaping MockHandler
+        ) -> MockRoute {
+            mocks.register(
+                url, method: method, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
+                column: column, handler)
+        }
+
+        /// Answers this test's requests that `match` describes with `handler`.
+        @discardableResult
+        public func register(
+            _ match: RequestMatch, expectedCalls: Int? = nil,
+            fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+            _ handler: @escaping @Sendable (URLRequest) throws -> MockResponse
+        ) -> MockRoute {
+            mocks.register(
+                match, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line, column: column,
+                handler)
+        }
     }
-}
+#endif

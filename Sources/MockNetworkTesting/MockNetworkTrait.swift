@@ -1,231 +1,234 @@
-import Dispatch
-import Foundation
-import MockNetwork
-import Testing
+#if canImport(Testing)
+    import Dispatch
+    import Foundation
+    import MockNetwork
+    import Testing
 
-extension Trait where Self == MockNetworkTrait {
-    /// Gives every test, and every case of a parameterized test, a fresh `MockRegistry`
-    /// and session, read with `MockRegistry.current`; at the end of each, reports what the
-    /// registry noticed as issues of that test. On a suite, it applies to every test inside.
-    ///
-    /// ```swift
-    /// @Suite(.mockNetwork)
-    /// struct FeedTests {
-    ///     @Test func loadsFeed() async throws {
-    ///         let mocks = MockRegistry.current
-    ///         mocks.register("https://api.example.com/feed") { _ in try .json(feedJSON) }
-    ///         let feed = try await FeedClient(session: mocks.session).feed()
-    ///         #expect(feed.items.count == 2)
-    ///     }
-    /// }
-    /// ```
-    public static var mockNetwork: Self { MockNetworkTrait() }
+    extension Trait where Self == MockNetworkTrait {
+        /// Gives every test, and every case of a parameterized test, a fresh `MockRegistry`
+        /// and session, read with `MockRegistry.current`; at the end of each, reports what the
+        /// registry noticed as issues of that test. On a suite, it applies to every test inside.
+        ///
+        /// ```swift
+        /// @Suite(.mockNetwork)
+        /// struct FeedTests {
+        ///     @Test func loadsFeed() async throws {
+        ///         let mocks = MockRegistry.current
+        ///         mocks.register("https://api.example.com/feed") { _ in try .json(feedJSON) }
+        ///         let feed = try await FeedClient(session: mocks.session).feed()
+        ///         #expect(feed.items.count == 2)
+        ///     }
+        /// }
+        /// ```
+        public static var mockNetwork: Self { MockNetworkTrait() }
 
-    /// `.mockNetwork`, with the test's requests answered from a recorded HAR archive:
-    /// `Archives/<archive>.har` in the folder of the test's source file.
-    ///
-    /// ```swift
-    /// @Test(.mockNetwork(archive: "fetchUser"))
-    /// func fetchUser() async throws {
-    ///     let user = try await UserClient(session: MockRegistry.current.session).user(id: 1)
-    ///     #expect(user.name == "Ada")
-    /// }
-    /// ```
-    /// Record it once from the real server with `MOCKNETWORK_RECORD=once swift test --filter fetchUser`
-    /// and commit the file; from then on the test replays it. On a suite, each test gets its own
-    /// archive: `Archives/<archive>/<test function>.har`.
-    ///
-    /// - Parameters:
-    ///   - archive: the archive's name, without `.har`.
-    ///   - mode: record or replay; `nil` (the default) reads `MOCKNETWORK_RECORD`.
-    ///   - matching: which requests an entry answers; method and full URL unless given.
-    ///   - redaction: what is taken out before anything is written.
-    ///   - bundle: a bundle to replay the archive from when the source tree is not there (a device).
-    ///   - filePath: the test's source file; leave the default.
-    public static func mockNetwork(
-        archive: String, mode: HTTPArchive.RecordMode? = nil, matching: HTTPArchive.Matching = .methodAndURL,
-        redaction: HTTPArchive.Redaction = .standard, bundle: Bundle? = nil, filePath: String = #filePath
-    ) -> Self {
-        MockNetworkTrait(
-            archive: MockNetworkTrait.Archive(
-                name: archive, mode: mode, matching: matching, redaction: redaction, bundle: bundle,
-                sourceFile: filePath))
-    }
-}
-
-/// The trait behind `.mockNetwork`: a registry per test, so tests run in parallel without
-/// seeing each other's handlers.
-public struct MockNetworkTrait: TestTrait, SuiteTrait, TestScoping {
-    /// Applies to every test in a suite it is on.
-    public var isRecursive: Bool { true }
-
-    struct Archive: Sendable {
-        let name: String
-        let mode: HTTPArchive.RecordMode?
-        let matching: HTTPArchive.Matching
-        let redaction: HTTPArchive.Redaction
-        let bundle: Bundle?
-        let sourceFile: String
-    }
-
-    var archive: Archive?
-
-    /// Every test, and every case of a parameterized test; with an archive, also the suite the
-    /// trait is on, whose scope tells its tests to use an archive each.
-    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
-        if test.isSuite { return archive == nil ? nil : self }
-        return testCase == nil ? nil : self
-    }
-
-    /// Whether the trait being applied came from a suite: each of its tests gets an archive of its own.
-    @TaskLocal static var archiveFromSuite = false
-
-    /// Runs `function` with a fresh registry as `MockRegistry.current`, then reports the
-    /// registry's failures as issues of `test`.
-    public func provideScope(
-        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
-    ) async throws {
-        if test.isSuite, archive != nil {
-            try await Self.$archiveFromSuite.withValue(true) { try await function() }
-            return
+        /// `.mockNetwork`, with the test's requests answered from a recorded HAR archive:
+        /// `Archives/<archive>.har` in the folder of the test's source file.
+        ///
+        /// ```swift
+        /// @Test(.mockNetwork(archive: "fetchUser"))
+        /// func fetchUser() async throws {
+        ///     let user = try await UserClient(session: MockRegistry.current.session).user(id: 1)
+        ///     #expect(user.name == "Ada")
+        /// }
+        /// ```
+        /// Record it once from the real server with `MOCKNETWORK_RECORD=once swift test --filter fetchUser`
+        /// and commit the file; from then on the test replays it. On a suite, each test gets its own
+        /// archive: `Archives/<archive>/<test function>.har`.
+        ///
+        /// - Parameters:
+        ///   - archive: the archive's name, without `.har`.
+        ///   - mode: record or replay; `nil` (the default) reads `MOCKNETWORK_RECORD`.
+        ///   - matching: which requests an entry answers; method and full URL unless given.
+        ///   - redaction: what is taken out before anything is written.
+        ///   - bundle: a bundle to replay the archive from when the source tree is not there (a device).
+        ///   - filePath: the test's source file; leave the default.
+        public static func mockNetwork(
+            archive: String, mode: HTTPArchive.RecordMode? = nil, matching: HTTPArchive.Matching = .methodAndURL,
+            redaction: HTTPArchive.Redaction = .standard, bundle: Bundle? = nil, filePath: String = #filePath
+        ) -> Self {
+            MockNetworkTrait(
+                archive: MockNetworkTrait.Archive(
+                    name: archive, mode: mode, matching: matching, redaction: redaction, bundle: bundle,
+                    sourceFile: filePath))
         }
-        let registry = MockRegistry()
-        let place = test.sourceLocation
-        let fallback = MockNetwork.SourceLocation(
-            fileID: place.fileID, filePath: place.filePath, line: place.line, column: place.column)
-        do {
-            if let archive {
-                let testName = ArchiveSupport.filter(forTest: test.name)
-                try ArchiveSupport.attach(
-                    registry, name: Self.archiveFromSuite ? "\(archive.name)/\(testName)" : archive.name,
-                    sourceFile: archive.sourceFile, bundle: archive.bundle, mode: archive.mode,
-                    matching: archive.matching, redaction: archive.redaction, testName: testName, location: fallback)
+    }
+
+    /// The trait behind `.mockNetwork`: a registry per test, so tests run in parallel without
+    /// seeing each other's handlers.
+    public struct MockNetworkTrait: TestTrait, SuiteTrait, TestScoping {
+        /// Applies to every test in a suite it is on.
+        public var isRecursive: Bool { true }
+
+        struct Archive: Sendable {
+            let name: String
+            let mode: HTTPArchive.RecordMode?
+            let matching: HTTPArchive.Matching
+            let redaction: HTTPArchive.Redaction
+            let bundle: Bundle?
+            let sourceFile: String
+        }
+
+        var archive: Archive?
+
+        /// Every test, and every case of a parameterized test; with an archive, also the suite the
+        /// trait is on, whose scope tells its tests to use an archive each.
+        public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+            if test.isSuite { return archive == nil ? nil : self }
+            return testCase == nil ? nil : self
+        }
+
+        /// Whether the trait being applied came from a suite: each of its tests gets an archive of its own.
+        @TaskLocal static var archiveFromSuite = false
+
+        /// Runs `function` with a fresh registry as `MockRegistry.current`, then reports the
+        /// registry's failures as issues of `test`.
+        public func provideScope(
+            for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+        ) async throws {
+            if test.isSuite, archive != nil {
+                try await Self.$archiveFromSuite.withValue(true) { try await function() }
+                return
             }
-            try await MockRegistry.$scoped.withValue(registry) {
-                // Made in the scope, so handlers see the test and its registry.
-                let runner = TestTaskRunner()
-                registry.handlerContext = runner.submit
-                defer { runner.finish() }
-                try await function()
+            let registry = MockRegistry()
+            let place = test.sourceLocation
+            let fallback = MockNetwork.SourceLocation(
+                fileID: place.fileID, filePath: place.filePath, line: place.line, column: place.column)
+            do {
+                if let archive {
+                    let testName = ArchiveSupport.filter(forTest: test.name)
+                    try ArchiveSupport.attach(
+                        registry, name: Self.archiveFromSuite ? "\(archive.name)/\(testName)" : archive.name,
+                        sourceFile: archive.sourceFile, bundle: archive.bundle, mode: archive.mode,
+                        matching: archive.matching, redaction: archive.redaction, testName: testName, location: fallback
+                    )
+                }
+                try await MockRegistry.$scoped.withValue(registry) {
+                    // Made in the scope, so handlers see the test and its registry.
+                    let runner = TestTaskRunner()
+                    registry.handlerContext = runner.submit
+                    defer { runner.finish() }
+                    try await function()
+                }
+            } catch {
+                Lifecycle.end(registry, fallback: fallback, file: #filePath, line: #line)
+                throw error
             }
-        } catch {
             Lifecycle.end(registry, fallback: fallback, file: #filePath, line: #line)
-            throw error
         }
-        Lifecycle.end(registry, fallback: fallback, file: #filePath, line: #line)
     }
-}
 
-extension MockRegistry {
-    @TaskLocal static var scoped: MockRegistry?
+    extension MockRegistry {
+        @TaskLocal static var scoped: MockRegistry?
 
-    /// The registry of the running test, given by the `.mockNetwork` trait.
+        /// The registry of the running test, given by the `.mockNetwork` trait.
+        ///
+        /// Read outside such a test, it records an issue that says how to fix that, and returns a new,
+        /// empty registry.
+        public static var current: MockRegistry {
+            if let scoped { return scoped }
+            Reporter.fail(
+                "MockNetwork: MockRegistry.current was read outside a test with the .mockNetwork trait, so there is "
+                    + "no registry for this test. Add the trait: @Test(.mockNetwork) or @Suite(.mockNetwork).",
+                at: nil, fallback: MockNetwork.SourceLocation(), file: #filePath, line: #line)
+            return MockRegistry()
+        }
+    }
+
+    /// Runs handlers inside the test's task tree, so that `#expect` and `Issue.record` in a handler are
+    /// issues of the test that registered it (on Foundation's threads, no test is current), and
+    /// `MockRegistry.current` is the test's registry.
     ///
-    /// Read outside such a test, it records an issue that says how to fix that, and returns a new,
-    /// empty registry.
-    public static var current: MockRegistry {
-        if let scoped { return scoped }
-        Reporter.fail(
-            "MockNetwork: MockRegistry.current was read outside a test with the .mockNetwork trait, so there is "
-                + "no registry for this test. Add the trait: @Test(.mockNetwork) or @Suite(.mockNetwork).",
-            at: nil, fallback: MockNetwork.SourceLocation(), file: #filePath, line: #line)
-        return MockRegistry()
-    }
-}
+    /// The loop is a task made inside the test's scope, so it and the tasks it makes inherit the
+    /// test's task-local values, `Test.current` among them. They run on ``HandlerExecutor``, not on the
+    /// cooperative pool: a synchronous test that blocks its pool thread waiting for its own request
+    /// (as tutorials write them) cannot starve its handlers. Where task executors are missing (Apple
+    /// platforms before macOS 15 / iOS 18), the tasks use the pool, and a handler not started within
+    /// two seconds runs on a Dispatch thread instead, outside the test: an `#expect` there is reported
+    /// without a test.
+    package final class TestTaskRunner: Sendable {
+        private let continuation: AsyncStream<Job>.Continuation
+        private let usesExecutor: Bool
 
-/// Runs handlers inside the test's task tree, so that `#expect` and `Issue.record` in a handler are
-/// issues of the test that registered it (on Foundation's threads, no test is current), and
-/// `MockRegistry.current` is the test's registry.
-///
-/// The loop is a task made inside the test's scope, so it and the tasks it makes inherit the
-/// test's task-local values, `Test.current` among them. They run on ``HandlerExecutor``, not on the
-/// cooperative pool: a synchronous test that blocks its pool thread waiting for its own request
-/// (as tutorials write them) cannot starve its handlers. Where task executors are missing (Apple
-/// platforms before macOS 15 / iOS 18), the tasks use the pool, and a handler not started within
-/// two seconds runs on a Dispatch thread instead, outside the test: an `#expect` there is reported
-/// without a test.
-package final class TestTaskRunner: Sendable {
-    private let continuation: AsyncStream<Job>.Continuation
-    private let usesExecutor: Bool
-
-    /// Starts the loop; call it inside the test's scope, whose task-local values handlers then see.
-    package init() {
-        let (stream, continuation) = AsyncStream<Job>.makeStream()
-        self.continuation = continuation
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            usesExecutor = true
-            Task(executorPreference: HandlerExecutor.shared) {
-                for await job in stream {
-                    Task(executorPreference: HandlerExecutor.shared) { job.run() }
+        /// Starts the loop; call it inside the test's scope, whose task-local values handlers then see.
+        package init() {
+            let (stream, continuation) = AsyncStream<Job>.makeStream()
+            self.continuation = continuation
+            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+                usesExecutor = true
+                Task(executorPreference: HandlerExecutor.shared) {
+                    for await job in stream {
+                        Task(executorPreference: HandlerExecutor.shared) { job.run() }
+                    }
                 }
-            }
-        } else {
-            usesExecutor = false
-            Task {
-                for await job in stream {
-                    Task { job.run() }
+            } else {
+                usesExecutor = false
+                Task {
+                    for await job in stream {
+                        Task { job.run() }
+                    }
                 }
             }
         }
-    }
 
-    /// Runs `work` in a task of the test's; the `HandlerContext` of a registry.
-    package func submit(_ work: @escaping @Sendable () -> Void) {
-        let job = Job(work)
-        if case .terminated = continuation.yield(job) {
-            // The test has ended: its handlers still answer, outside it.
-            DispatchQueue(label: "MockNetwork.late-handler").async { job.run() }
-            return
+        /// Runs `work` in a task of the test's; the `HandlerContext` of a registry.
+        package func submit(_ work: @escaping @Sendable () -> Void) {
+            let job = Job(work)
+            if case .terminated = continuation.yield(job) {
+                // The test has ended: its handlers still answer, outside it.
+                DispatchQueue(label: "MockNetwork.late-handler").async { job.run() }
+                return
+            }
+            if !usesExecutor {
+                DispatchQueue.global().asyncAfter(deadline: .now() + 2) { job.run() }
+            }
         }
-        if !usesExecutor {
-            DispatchQueue.global().asyncAfter(deadline: .now() + 2) { job.run() }
+
+        /// Ends the loop; later work runs outside the test.
+        package func finish() {
+            continuation.finish()
         }
-    }
 
-    /// Ends the loop; later work runs outside the test.
-    package func finish() {
-        continuation.finish()
-    }
+        /// Work that runs once, wherever it is claimed first.
+        final class Job: Sendable {
+            private let work: @Sendable () -> Void
+            private let claimed = ClaimFlag()
 
-    /// Work that runs once, wherever it is claimed first.
-    final class Job: Sendable {
-        private let work: @Sendable () -> Void
-        private let claimed = ClaimFlag()
+            init(_ work: @escaping @Sendable () -> Void) { self.work = work }
 
-        init(_ work: @escaping @Sendable () -> Void) { self.work = work }
-
-        func run() {
-            if claimed.claim() { work() }
-        }
-    }
-}
-
-/// The executor trait handlers run on: each job on a serial Dispatch queue of its own, so on
-/// Dispatch's overcommitting threads, which are added at once when the others are busy or blocked
-/// (a handler may sleep, or wait for a nested request, without delaying any other).
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-final class HandlerExecutor: TaskExecutor {
-    static let shared = HandlerExecutor()
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        DispatchQueue(label: "MockNetwork.test-handler").async {
-            job.runSynchronously(on: self.asUnownedTaskExecutor())
+            func run() {
+                if claimed.claim() { work() }
+            }
         }
     }
-}
 
-/// A flag that only one caller can set.
-final class ClaimFlag: @unchecked Sendable {  // `isSet` is only read and written while `lock` is held
-    private let lock = NSLock()
-    private var isSet = false
+    /// The executor trait handlers run on: each job on a serial Dispatch queue of its own, so on
+    /// Dispatch's overcommitting threads, which are added at once when the others are busy or blocked
+    /// (a handler may sleep, or wait for a nested request, without delaying any other).
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    final class HandlerExecutor: TaskExecutor {
+        static let shared = HandlerExecutor()
 
-    /// Whether this call set the flag (`false` when an earlier call already had).
-    func claim() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if isSet { return false }
-        isSet = true
-        return true
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            DispatchQueue(label: "MockNetwork.test-handler").async {
+                job.runSynchronously(on: self.asUnownedTaskExecutor())
+            }
+        }
     }
-}
+
+    /// A flag that only one caller can set.
+    final class ClaimFlag: @unchecked Sendable {  // `isSet` is only read and written while `lock` is held
+        private let lock = NSLock()
+        private var isSet = false
+
+        /// Whether this call set the flag (`false` when an earlier call already had).
+        func claim() -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            if isSet { return false }
+            isSet = true
+            return true
+        }
+    }
+#endif

@@ -1,6 +1,12 @@
 import MockNetwork
-import Testing
-import XCTest
+
+// Each framework only where it exists, so the module builds where either is missing.
+#if canImport(Testing)
+    import Testing
+#endif
+#if canImport(XCTest)
+    import XCTest
+#endif
 
 /// The one way a failure reaches the test runner: `Issue.record` when a Swift Testing test is
 /// running on this task, `XCTFail` otherwise.
@@ -15,16 +21,22 @@ enum Reporter {
         _ message: String, at location: MockNetwork.SourceLocation?, fallback: MockNetwork.SourceLocation,
         file: StaticString, line: UInt
     ) {
-        if Test.current != nil {
-            let place = location ?? fallback
-            Issue.record(
-                Comment(rawValue: message),
-                sourceLocation: Testing.SourceLocation(
-                    fileID: place.fileID, filePath: place.filePath, line: place.line, column: place.column))
-        } else {
-            let text = location.map { message + "\n(registered at \($0))" } ?? message
+        #if canImport(Testing)
+            if Test.current != nil {
+                let place = location ?? fallback
+                Issue.record(
+                    Comment(rawValue: message),
+                    sourceLocation: Testing.SourceLocation(
+                        fileID: place.fileID, filePath: place.filePath, line: place.line, column: place.column))
+                return
+            }
+        #endif
+        let text = location.map { message + "\n(registered at \($0))" } ?? message
+        #if canImport(XCTest)
             XCTFail(text, file: file, line: line)
-        }
+        #else
+            print("error: \(file):\(line): \(text)")
+        #endif
     }
 }
 

@@ -63,7 +63,8 @@ final class AppStubsTests: XCTestCase {
 
         let error = await thrownError { try await send(stubs.session, "GET", self.userURL) }
         XCTAssertEqual(
-            error as? MockNetworkError, .missingStub(name: "user", variant: "broken", bundle: bundle.bundleURL.path))
+            error.flatMap(MockNetworkError.init),
+            .missingStub(name: "user", variant: "broken", bundle: bundle.bundleURL.path))
         XCTAssertEqual(
             stubs.failures.map(\.message),
             [
@@ -80,7 +81,8 @@ final class AppStubsTests: XCTestCase {
         let stubs = MockRegistry.stubs(routes, variant: "huge", in: bundle)
         let error = await thrownError { try await send(stubs.session, "GET", self.notesURL) }
         XCTAssertEqual(
-            error as? MockNetworkError, .missingStub(name: "notes.txt", variant: "huge", bundle: bundle.bundleURL.path))
+            error.flatMap(MockNetworkError.init),
+            .missingStub(name: "notes.txt", variant: "huge", bundle: bundle.bundleURL.path))
         XCTAssertTrue(
             "\(error.map { "\($0)" } ?? "")".contains("(looked for Fixtures/huge/notes.txt and huge/notes.txt)"))
     }

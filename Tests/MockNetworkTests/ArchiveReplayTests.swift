@@ -298,7 +298,7 @@ final class ArchiveReplayTests: XCTestCase {
         let file = folder.appendingPathComponent("never-recorded.har")
         XCTAssertThrowsError(try MockRegistry().useArchive(at: file, mode: .never)) { error in
             XCTAssertEqual(
-                error as? MockNetworkError,
+                MockNetworkError(error),
                 .missingArchive(path: file.path, command: "MOCKNETWORK_RECORD=once swift test"))
             XCTAssertEqual(
                 "\(error)",
@@ -314,7 +314,7 @@ final class ArchiveReplayTests: XCTestCase {
         XCTAssertEqual(try HTTPArchive.RecordMode.fromEnvironment(["MOCKNETWORK_RECORD": "once"]), .once)
         XCTAssertEqual(try HTTPArchive.RecordMode.fromEnvironment(["MOCKNETWORK_RECORD": "REWRITE"]), .rewrite)
         XCTAssertThrowsError(try HTTPArchive.RecordMode.fromEnvironment(["MOCKNETWORK_RECORD": "all"])) { error in
-            XCTAssertEqual(error as? MockNetworkError, .invalidRecordMode("all"))
+            XCTAssertEqual(MockNetworkError(error), .invalidRecordMode("all"))
             XCTAssertTrue("\(error)".contains("MOCKNETWORK_RECORD=all is not a record mode"), "\(error)")
         }
     }

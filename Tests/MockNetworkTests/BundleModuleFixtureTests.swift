@@ -25,7 +25,7 @@ final class BundleModuleFixtureTests: XCTestCase {
     func testMissingFixtureInBundleModuleNamesTheBundlePath() {
         XCTAssertThrowsError(try MockResponse.fixture("no-such-file", in: .module)) { error in
             XCTAssertEqual(
-                error as? MockNetworkError, .missingFixture(name: "no-such-file", bundle: Bundle.module.bundleURL.path))
+                MockNetworkError(error), .missingFixture(name: "no-such-file", bundle: Bundle.module.bundleURL.path))
         }
     }
 }

@@ -37,7 +37,7 @@ final class DownloadTests: XCTestCase {
             }.resume()
             await fulfillment(of: [done], timeout: 5)
 
-            XCTAssertEqual(outcome.current.error as? MockNetworkError, .downloadUnsupported(file))
+            XCTAssertEqual(outcome.current.error.flatMap(MockNetworkError.init), .downloadUnsupported(file))
             XCTAssertNil(outcome.current.location)
             XCTAssertNil(outcome.current.response)
             XCTAssertEqual(mocks.failures.map(\.message), [expectedMessage])
@@ -52,8 +52,8 @@ final class DownloadTests: XCTestCase {
             }
             let fromError = await thrownError { try await mocks.session.download(from: try url(self.file)) }
 
-            XCTAssertEqual(forError as? MockNetworkError, .downloadUnsupported(file))
-            XCTAssertEqual(fromError as? MockNetworkError, .downloadUnsupported(file))
+            XCTAssertEqual(forError.flatMap(MockNetworkError.init), .downloadUnsupported(file))
+            XCTAssertEqual(fromError.flatMap(MockNetworkError.init), .downloadUnsupported(file))
             XCTAssertEqual(mocks.failures.map(\.message), [expectedMessage, expectedMessage])
         }
 
@@ -76,7 +76,7 @@ final class DownloadTests: XCTestCase {
             let mocks = registry()
             for _ in 0..<100 {
                 let error = await thrownError { try await mocks.session.download(from: try url(self.file)) }
-                XCTAssertEqual(error as? MockNetworkError, .downloadUnsupported(file))
+                XCTAssertEqual(error.flatMap(MockNetworkError.init), .downloadUnsupported(file))
             }
             XCTAssertEqual(mocks.failures.count, 100)
             // The session is still good for data.

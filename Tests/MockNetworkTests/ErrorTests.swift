@@ -54,7 +54,7 @@ final class ErrorTests: XCTestCase {
 
     func testInvalidStatusThrowsAClearErrorInsteadOfCrashing() async throws {
         XCTAssertThrowsError(try MockResponse.status(700)) { error in
-            XCTAssertEqual(error as? MockNetworkError, .invalidStatusCode(700))
+            XCTAssertEqual(MockNetworkError(error), .invalidStatusCode(700))
             XCTAssertTrue("\(error)".contains("700 is not an HTTP status code. Use a status in 100...599"), "\(error)")
         }
         XCTAssertThrowsError(try MockResponse.json("{}", status: 99))
@@ -63,7 +63,7 @@ final class ErrorTests: XCTestCase {
         let mocks = MockRegistry()
         mocks.register("https://api.example.com/bad") { _ in try .status(1000) }
         let error = await thrownError { try await mocks.session.data(from: try url("https://api.example.com/bad")) }
-        XCTAssertEqual(error as? MockNetworkError, .invalidStatusCode(1000))
+        XCTAssertEqual(error.flatMap(MockNetworkError.init), .invalidStatusCode(1000))
         XCTAssertEqual(mocks.failures.count, 1)
         XCTAssertEqual(mocks.failures.first?.location?.fileID, "MockNetworkTests/ErrorTests.swift")
     }
@@ -78,7 +78,7 @@ final class ErrorTests: XCTestCase {
         }
         let error = await thrownError { try await mocks.session.data(from: try url("https://api.example.com/a")) }
         XCTAssertEqual(
-            error as? MockNetworkError,
+            error.flatMap(MockNetworkError.init),
             .responseURLMismatch(request: "https://api.example.com/a", response: "https://api.example.com/b"))
         XCTAssertTrue(
             mocks.failures.first?.message.contains("Build the HTTPURLResponse with the request's URL") ?? false)
@@ -97,5 +97,29 @@ final class ErrorBox: @unchecked Sendable {  // every access to `stored` holds `
         lock.lock()
         defer { lock.unlock() }
         return stored
+    }
+
+    func testMockNetworkErrorSurvivesTheTripThroughNSErrorThatApplesURLSessionMakes() throws {
+        let errors: [MockNetworkError] = [
+            .invalidStatusCode(700),
+            .responseURLMismatch(request: "https://a.example/x", response: "https://b.example/y"),
+            .invalidRedirectStatus(200), .missingFixture(name: "user", bundle: "/tmp/Bundle"),
+            .sequenceExhausted(request: "GET https://a.example/x", count: 3),
+            .downloadUnsupported("https://a.example/f"),
+            .missingStub(name: "user", variant: "empty", bundle: "/tmp/Bundle"), .invalidRecordMode("all"),
+            .missingArchive(path: "/tmp/a.har", command: "MOCKNETWORK_RECORD=once swift test"),
+        ]
+        for error in errors {
+            // What Apple's URLSession hands the caller: an NSError made from the domain, code and user info.
+            let rebuilt = NSError(
+                domain: MockNetworkError.errorDomain, code: error.errorCode, userInfo: error.errorUserInfo)
+            XCTAssertEqual(MockNetworkError(rebuilt), error)
+            XCTAssertEqual(rebuilt.localizedDescription, error.description)
+            XCTAssertEqual(MockNetworkError(error as NSError), error, "bridged by Swift")
+        }
+        XCTAssertEqual(Set(errors.map(\.errorCode)).count, errors.count, "one code per case")
+        XCTAssertEqual(MockNetworkError.errorDomain, "MockNetwork.MockNetworkError")
+        XCTAssertNil(MockNetworkError(URLError(.timedOut)))
+        XCTAssertNil(MockNetworkError(NSError(domain: MockNetworkError.errorDomain, code: 99, userInfo: [:])))
     }
 }

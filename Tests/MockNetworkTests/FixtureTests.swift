@@ -57,7 +57,7 @@ final class FixtureTests: XCTestCase {
     func testMissingFixtureThrowsNamingTheBundleAndTheFile() throws {
         let bundle = try bundle()
         XCTAssertThrowsError(try MockResponse.fixture("missing", in: bundle)) { error in
-            XCTAssertEqual(error as? MockNetworkError, .missingFixture(name: "missing", bundle: bundle.bundleURL.path))
+            XCTAssertEqual(MockNetworkError(error), .missingFixture(name: "missing", bundle: bundle.bundleURL.path))
             XCTAssertEqual(
                 "\(error)",
                 "MockNetwork: no fixture \"missing\" in the bundle at \(bundle.bundleURL.path). Add the file to the "
@@ -65,7 +65,7 @@ final class FixtureTests: XCTestCase {
                     + "without an extension, .json is assumed.")
         }
         XCTAssertThrowsError(try MockResponse.fixture("user.xml", in: bundle)) { error in
-            XCTAssertEqual(error as? MockNetworkError, .missingFixture(name: "user.xml", bundle: bundle.bundleURL.path))
+            XCTAssertEqual(MockNetworkError(error), .missingFixture(name: "user.xml", bundle: bundle.bundleURL.path))
         }
     }
 
@@ -87,7 +87,8 @@ final class FixtureTests: XCTestCase {
         let registeredAt = #line - 1
 
         let error = await thrownError { try await send(mocks.session, "GET", "https://api.example.com/cats") }
-        XCTAssertEqual(error as? MockNetworkError, .missingFixture(name: "cats", bundle: bundle.bundleURL.path))
+        XCTAssertEqual(
+            error.flatMap(MockNetworkError.init), .missingFixture(name: "cats", bundle: bundle.bundleURL.path))
         XCTAssertEqual(mocks.failures.count, 1)
         XCTAssertEqual(mocks.failures.first?.location?.line, registeredAt)
         XCTAssertTrue(

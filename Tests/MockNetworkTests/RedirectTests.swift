@@ -177,7 +177,7 @@ final class RedirectTests: XCTestCase {
 
     func testRedirectWithAnInvalidStatusIsRefused() {
         XCTAssertThrowsError(try MockResponse.redirect(to: new, status: 200)) { error in
-            XCTAssertEqual(error as? MockNetworkError, .invalidRedirectStatus(200))
+            XCTAssertEqual(MockNetworkError(error), .invalidRedirectStatus(200))
             XCTAssertEqual("\(error)", "MockNetwork: 200 is not a redirect status. Use 301, 302, 303, 307 or 308.")
         }
     }

@@ -71,4 +71,27 @@ final class ResponseTests: XCTestCase {
         XCTAssertEqual(try status(response), 401)
         XCTAssertEqual(String(decoding: data, as: UTF8.self), #"{"error": "unauthorized"}"#)
     }
+
+    func testRecordedReasonPhrasesAreTheStandardOnesOnEveryPlatform() throws {
+        let mocks = MockRegistry()
+        let statuses = [200, 204, 301, 404, 418, 422, 429, 503, 599]
+        for status in statuses {
+            mocks.register("https://api.example.com/status/\(status)") { _ in try .status(status) }
+        }
+        let session = mocks.session
+        let done = expectation(description: "answered")
+        done.expectedFulfillmentCount = statuses.count
+        for status in statuses {
+            session.dataTask(with: try url("https://api.example.com/status/\(status)")) { _, _, _ in done.fulfill() }
+                .resume()
+        }
+        wait(for: [done], timeout: 10)
+        let phrases = mocks.exportedArchive().entries.map { "\($0.response.status) \($0.response.statusText)" }
+        XCTAssertEqual(
+            phrases.sorted(),
+            [
+                "200 OK", "204 No Content", "301 Moved Permanently", "404 Not Found", "418 Client Error",
+                "422 Unprocessable Content", "429 Too Many Requests", "503 Service Unavailable", "599 Server Error",
+            ])
+    }
 }

@@ -27,7 +27,7 @@ final class SequenceTests: XCTestCase {
         XCTAssertEqual(mocks.failures, [])
 
         let error = await thrownError { try await send(mocks.session, "GET", self.status) }
-        XCTAssertEqual(error as? MockNetworkError, .sequenceExhausted(request: "GET \(status)", count: 3))
+        XCTAssertEqual(error.flatMap(MockNetworkError.init), .sequenceExhausted(request: "GET \(status)", count: 3))
         let failure = try XCTUnwrap(mocks.failures.first)
         XCTAssertEqual(mocks.failures.count, 1)
         XCTAssertEqual(

@@ -34,7 +34,12 @@ final class StreamingTests: XCTestCase {
         session.dataTask(with: try url(stream)).resume()
         await fulfillment(of: [done], timeout: 5)
 
-        XCTAssertEqual(recorder.chunks.map(\.count), [4, 4, 2])
+        #if canImport(FoundationNetworking)
+            // Exact pieces: Linux's Foundation passes each on as it is; Apple's may coalesce them.
+            XCTAssertEqual(recorder.chunks.map(\.count), [4, 4, 2])
+        #else
+            XCTAssertGreaterThan(recorder.chunks.count, 1, "more than one delivery when asked")
+        #endif
         XCTAssertEqual(recorder.chunks.reduce(Data(), +), body)
         XCTAssertEqual(
             recorder.events.current,
@@ -55,7 +60,12 @@ final class StreamingTests: XCTestCase {
         session.uploadTask(with: request, from: Data("abcdefgh".utf8)).resume()
         await fulfillment(of: [done], timeout: 5)
 
-        XCTAssertEqual(recorder.chunks.map { String(decoding: $0, as: UTF8.self) }, ["abc", "def", "gh"])
+        #if canImport(FoundationNetworking)
+            // Exact pieces: Linux's Foundation passes each on as it is; Apple's may coalesce them.
+            XCTAssertEqual(recorder.chunks.map { String(decoding: $0, as: UTF8.self) }, ["abc", "def", "gh"])
+        #else
+            XCTAssertEqual(recorder.chunks.reduce(Data(), +), Data("abcdefgh".utf8))
+        #endif
     }
 
     func testDataForGetsEveryByteOnAPlainSession() async throws {
@@ -107,7 +117,12 @@ final class StreamingTests: XCTestCase {
 
         session.dataTask(with: try url(stream)).resume()
         await fulfillment(of: [done], timeout: 5)
-        XCTAssertEqual(recorder.chunks.map(\.count), [10])
+        #if canImport(FoundationNetworking)
+            // Exact pieces: Linux's Foundation passes each on as it is; Apple's may coalesce them.
+            XCTAssertEqual(recorder.chunks.map(\.count), [10])
+        #else
+            XCTAssertEqual(recorder.chunks.reduce(Data(), +).count, 10)
+        #endif
     }
 
     func testOneByteChunksOfALargerBody() async throws {
@@ -120,7 +135,12 @@ final class StreamingTests: XCTestCase {
 
         session.dataTask(with: try url(stream)).resume()
         await fulfillment(of: [done], timeout: 10)
-        XCTAssertEqual(recorder.chunks.count, 1000)
+        #if canImport(FoundationNetworking)
+            // Exact pieces: Linux's Foundation passes each on as it is; Apple's may coalesce them.
+            XCTAssertEqual(recorder.chunks.count, 1000)
+        #else
+            XCTAssertGreaterThan(recorder.chunks.count, 1, "more than one delivery when asked")
+        #endif
         XCTAssertEqual(recorder.chunks.reduce(Data(), +), large)
 
         let (data, _) = try await session.data(from: try url(stream))
@@ -137,6 +157,11 @@ final class StreamingTests: XCTestCase {
 
         session.dataTask(with: try url(stream)).resume()
         await fulfillment(of: [done], timeout: 5)
-        XCTAssertEqual(recorder.chunks.map(\.count), [5, 5])
+        #if canImport(FoundationNetworking)
+            // Exact pieces: Linux's Foundation passes each on as it is; Apple's may coalesce them.
+            XCTAssertEqual(recorder.chunks.map(\.count), [5, 5])
+        #else
+            XCTAssertEqual(recorder.chunks.reduce(Data(), +).count, 10)
+        #endif
     }
 }
