@@ -21,6 +21,7 @@ extension MockNetworkError: CustomNSError {
         case .missingStub: 7
         case .invalidRecordMode: 8
         case .missingArchive: 9
+        case .uploadBodyUnreachable: 10
         }
     }
 
@@ -43,6 +44,7 @@ extension MockNetworkError: CustomNSError {
         case .missingStub(let name, let variant, let bundle): [name, variant, bundle]
         case .invalidRecordMode(let text): [text]
         case .missingArchive(let path, let command): [path, command]
+        case .uploadBodyUnreachable(let url, let bytes): [url, String(bytes)]
         }
     }
 
@@ -75,6 +77,7 @@ extension MockNetworkError: CustomNSError {
         case 7: rebuilt = value(2).map { .missingStub(name: values[0], variant: values[1], bundle: $0) }
         case 8: rebuilt = value(0).map { .invalidRecordMode($0) }
         case 9: rebuilt = value(1).map { .missingArchive(path: values[0], command: $0) }
+        case 10: rebuilt = number(1).map { .uploadBodyUnreachable(values[0], bytes: $0) }
         default: rebuilt = nil
         }
         guard let rebuilt else { return nil }

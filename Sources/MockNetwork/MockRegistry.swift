@@ -70,9 +70,9 @@ public final class MockRegistry: Sendable {
     }
 
     deinit {
-        // Once the session is gone too (after this deinit), the core goes, and requests still
-        // waiting on sessions made from `configuration` fail at once.
-        DispatchQueue.global().async { Directory.sweep() }
+        // Once the session is gone too, the core goes, and requests still waiting on sessions made
+        // from `configuration` fail at once.
+        Directory.sweep(whenGone: session)
     }
 
     /// A fresh configuration whose sessions this registry answers: ephemeral, with no URL cache

@@ -187,6 +187,9 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
     case invalidRecordMode(String)
     /// An archive to replay that does not exist; `command` records it.
     case missingArchive(path: String, command: String)
+    /// An upload task whose body Foundation did not pass on to MockNetwork (some upload forms on
+    /// Apple platforms), so a handler would have seen an empty body.
+    case uploadBodyUnreachable(String, bytes: Int)
 
     /// What went wrong, then how to fix it.
     public var description: String {
@@ -215,6 +218,10 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
                 + "once (record archives that do not exist yet) or rewrite (record them afresh)."
         case .missingArchive(let path, let command):
             "MockNetwork: there is no archive at \(path) to replay. Record it from the real server: \(command)"
+        case .uploadBodyUnreachable(let url, let bytes):
+            "MockNetwork: the \(bytes)-byte body of the upload task for \(url) did not reach MockNetwork: "
+                + "Foundation on this platform passes it to no URLProtocol. Send the body as the request's "
+                + "httpBody with data(for:) or dataTask(with:) instead, which every platform passes on."
         case .downloadUnsupported(let url):
             "MockNetwork: download tasks (\(url)) cannot be mocked on Linux: its Foundation crashes when a "
                 + "custom protocol answers one. Load the data with data(for:) or dataTask(with:) instead, "

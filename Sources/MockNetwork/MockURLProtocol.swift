@@ -88,6 +88,10 @@ public class MockURLProtocol: URLProtocol {
         let body: Data
         do {
             body = try RequestBody.read(from: request, task: task)
+        } catch let error as MockNetworkError {
+            registry.record(MockFailure(message: error.description, location: nil))
+            finishNow(MockRegistry.Answer(result: .failure(error)))
+            return
         } catch {
             finishNow(MockRegistry.Answer(result: .failure(error)))
             return
@@ -358,7 +362,10 @@ public class MockURLProtocol: URLProtocol {
         #else
             // The URL loading system asks the delegate, and answers through `sender`.
             guard let thread = exchange.withLock({ $0.clientThread }) else { return }
-            thread.perform { this.value?.client?.urlProtocol(this.value!, didReceive: challenge) }
+            thread.perform {
+                guard let loading = this.value else { return }
+                loading.client?.urlProtocol(loading, didReceive: challenge)
+            }
         #endif
     }
 

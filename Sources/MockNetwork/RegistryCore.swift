@@ -130,6 +130,26 @@ extension MockRegistry {
             }
         }
 
+        /// Sweeps once `session` is gone: a registry's session outlives its `deinit` by a moment (it is
+        /// released after the body runs), or for longer when something else holds it. Looks again
+        /// with growing pauses, for about a quarter of a second; after that the next registry made
+        /// sweeps (a session kept that long goes on answering meanwhile, as it should).
+        static func sweep(whenGone session: URLSession, attempt: Int = 0) {
+            let watched = Watched(session: session)
+            let pause = attempt == 0 ? 0 : 1 << min(attempt, 6)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(pause)) {
+                if let session = watched.session {
+                    if attempt < 8 { sweep(whenGone: session, attempt: attempt + 1) }
+                    return
+                }
+                sweep()
+            }
+        }
+
+        private struct Watched: Sendable {
+            weak var session: URLSession?
+        }
+
         /// Forgets the cores whose registry and session are both gone, failing their waiting requests.
         static func sweep() {
             let released: [Core] = table.withLock { table in

@@ -8,12 +8,25 @@ import Foundation
 enum RequestBody {
     /// The body of `request`: `httpBody`, else the whole `httpBodyStream`, else (Linux upload tasks,
     /// whose request carries neither) the body the task was made with. Empty when there is none.
+    ///
+    /// - Throws: ``MockNetworkError/uploadBodyUnreachable(_:bytes:)`` for an upload task whose body
+    ///   Foundation kept from the protocol (Apple platforms pass some upload forms on without it),
+    ///   rather than let the handler see an empty body.
     static func read(from request: URLRequest, task: URLSessionTask?) throws -> Data {
         if let body = request.httpBody { return body }
         if let stream = request.httpBodyStream { return try read(stream) }
-        #if canImport(FoundationNetworking)
-            if let task = task as? URLSessionUploadTask { return try uploadBody(of: task) }
-        #endif
+        if let task = task as? URLSessionUploadTask {
+            #if canImport(FoundationNetworking)
+                let body = try uploadBody(of: task)
+            #else
+                let body = Data()
+            #endif
+            if body.isEmpty, task.countOfBytesExpectedToSend > 0 {
+                throw MockNetworkError.uploadBodyUnreachable(
+                    request.url?.absoluteString ?? "", bytes: Int(task.countOfBytesExpectedToSend))
+            }
+            return body
+        }
         return Data()
     }
 

@@ -108,6 +108,7 @@ final class ErrorBox: @unchecked Sendable {  // every access to `stored` holds `
             .downloadUnsupported("https://a.example/f"),
             .missingStub(name: "user", variant: "empty", bundle: "/tmp/Bundle"), .invalidRecordMode("all"),
             .missingArchive(path: "/tmp/a.har", command: "MOCKNETWORK_RECORD=once swift test"),
+            .uploadBodyUnreachable("https://a.example/upload", bytes: 12),
         ]
         for error in errors {
             // What Apple's URLSession hands the caller: an NSError made from the domain, code and user info.
@@ -121,5 +122,14 @@ final class ErrorBox: @unchecked Sendable {  // every access to `stored` holds `
         XCTAssertEqual(MockNetworkError.errorDomain, "MockNetwork.MockNetworkError")
         XCTAssertNil(MockNetworkError(URLError(.timedOut)))
         XCTAssertNil(MockNetworkError(NSError(domain: MockNetworkError.errorDomain, code: 99, userInfo: [:])))
+    }
+
+    /// What the "Platform differences" article tells users to compare on Apple platforms holds here too.
+    func testHandlersOwnErrorCanBeCheckedByItsDomainOnEveryPlatform() async throws {
+        let mocks = MockRegistry()
+        mocks.register("https://api.example.com/tea") { _ in throw Teapot(reason: "short and stout") }
+        let error = await thrownError { try await mocks.session.data(from: try url("https://api.example.com/tea")) }
+        let bridged = try XCTUnwrap(error) as NSError
+        XCTAssertTrue(bridged.domain.hasSuffix("Teapot"), bridged.domain)
     }
 }

@@ -1,0 +1,44 @@
+import Foundation
+import MockNetwork
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Every answer reaches the client from where it may be called: inside `startLoading` on Linux,
+/// on the thread that ran `startLoading` on Apple platforms. Checked through a test-only hook.
+final class ClientContextTests: XCTestCase {
+    func testEveryKindOfAnswerIsDeliveredFromTheClientsContext() async throws {
+        let checks = Shared<[Bool]>([])
+        MockURLProtocol.clientCallCheck = { onClientContext in checks.update { $0.append(onClientContext) } }
+        defer { MockURLProtocol.clientCallCheck = nil }
+
+        let mocks = MockRegistry()
+        mocks.register(.url("https://api.example.com/inline"), sequence: [try .text("inline")])
+        mocks.register("https://api.example.com/handler") { _ in try .text("handler") }
+        mocks.register("https://api.example.com/delayed") { _ in try MockResponse.text("delayed").delayed(by: 0.05) }
+        mocks.register("https://api.example.com/slow") { _ in
+            Thread.sleep(forTimeInterval: 0.5)
+            return try .text("too late")
+        }
+        mocks.register("https://api.example.com/redirect") { _ in
+            try .status(302, headers: ["Location": "/handler"])
+        }
+        let session = mocks.session
+
+        try await withWatchdog(20) {
+            for path in ["inline", "handler", "delayed", "redirect"] {
+                _ = try await send(session, "GET", "https://api.example.com/\(path)")
+            }
+            var slow = URLRequest(url: try url("https://api.example.com/slow"))
+            slow.timeoutInterval = 0.1
+            let request = slow
+            _ = try? await session.data(for: request)
+            _ = try? await session.data(from: try url("https://api.example.com/unmatched"))
+        }
+        _ = mocks.failures  // the unmatched request's report, not under test here
+        XCTAssertEqual(checks.current.count, 6)
+        XCTAssertEqual(checks.current, Array(repeating: true, count: 6))
+    }
+}
