@@ -20,14 +20,7 @@ final class RequestPathTests: XCTestCase {
         let mocks = MockRegistry()
         let backendURL = try url(Self.backend)
         mocks.register(Self.gateway) { _ in
-            let done = DispatchSemaphore(value: 0)
-            let name = Shared("")
-            serviceSession.dataTask(with: backendURL) { data, _, _ in
-                name.update { $0 = String(decoding: data ?? Data(), as: UTF8.self) }
-                done.signal()
-            }.resume()
-            done.wait()
-            return try .text("profile of \(name.current)")
+            try .text("profile of \(textWaitingOnThisThread(serviceSession, backendURL))")
         }
         let reply = try await withWatchdog(10) { try await send(mocks.session, "GET", Self.gateway) }
         XCTAssertEqual(reply.text, "profile of ada")

@@ -26,14 +26,7 @@ final class StressTests: XCTestCase {
                 guard let target = URL(string: "https://r\(nextIndex).example.com/plain?\(query)") else {
                     throw URLError(.badURL)
                 }
-                let done = DispatchSemaphore(value: 0)
-                let inner = Shared("")
-                next.dataTask(with: target) { data, _, _ in
-                    inner.update { $0 = String(decoding: data ?? Data(), as: UTF8.self) }
-                    done.signal()
-                }.resume()
-                done.wait()
-                return try .text("r\(index) via \(inner.current)")
+                return try .text("r\(index) via \(textWaitingOnThisThread(next, target))")
             }
         }
 

@@ -1,6 +1,13 @@
 import Foundation
 import XCTest
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// Helpers for the request-path tests: a watchdog, so a hang fails instead of stalling the run, and
+// a handler's synchronous nested request.
+
 /// The error a watchdog throws when the work it guards does not end in time.
 struct Hang: Error, CustomStringConvertible {
     let seconds: TimeInterval
@@ -25,4 +32,17 @@ func withWatchdog<T: Sendable>(
         }
         return value
     }
+}
+
+/// The body `session` answers for `url`, as text, waited for on this thread: what a handler that
+/// asks another service does.
+func textWaitingOnThisThread(_ session: URLSession, _ url: URL) -> String {
+    let done = DispatchSemaphore(value: 0)
+    let text = Shared("")
+    session.dataTask(with: url) { data, _, _ in
+        text.update { $0 = String(decoding: data ?? Data(), as: UTF8.self) }
+        done.signal()
+    }.resume()
+    done.wait()
+    return text.current
 }
