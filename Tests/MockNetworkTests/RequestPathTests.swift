@@ -22,7 +22,12 @@ final class RequestPathTests: XCTestCase {
         mocks.register(Self.gateway) { _ in
             try .text("profile of \(textWaitingOnThisThread(serviceSession, backendURL))")
         }
+        let start = Date()
         let reply = try await withWatchdog(10) { try await send(mocks.session, "GET", Self.gateway) }
+        print(
+            String(
+                format: "nested: a handler waiting on a nested request answered in %.1f ms",
+                seconds(since: start) * 1000))
         XCTAssertEqual(reply.text, "profile of ada")
         XCTAssertEqual(service.requests.map(\.url.absoluteString), [Self.backend])
     }
@@ -62,8 +67,10 @@ final class RequestPathTests: XCTestCase {
         for _ in 0..<500 where slow.requests.isEmpty { try await Task.sleep(nanoseconds: 2_000_000) }
         let start = Date()
         let reply = try await withWatchdog(10) { try await send(fast.session, "GET", "https://fast.example.com/ping") }
+        let waited = seconds(since: start)
         XCTAssertEqual(reply.text, "pong")
-        XCTAssertLessThan(seconds(since: start), 0.5, "the fast registry waited for the slow handler")
+        XCTAssertLessThan(waited, 0.5, "the fast registry waited for the slow handler")
+        print(String(format: "stall: a request beside a 1.5 s handler took %.1f ms", waited * 1000))
         let late = try await slowCall.value
         XCTAssertEqual(late.text, "late")
     }
