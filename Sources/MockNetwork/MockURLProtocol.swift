@@ -153,7 +153,7 @@ public class MockURLProtocol: URLProtocol {
         if case .success(let (response, _)) = answer.result, attempt < BasicChallenge.attemptLimit,
             let challenge = BasicChallenge(response)
         {
-            ask(challenge, response, answer, registry, attempt: attempt)
+            ask(challenge, response, answer, registry, attempt: attempt, inline: inline)
             return
         }
         if answer.delay > 0 {
@@ -337,8 +337,7 @@ public class MockURLProtocol: URLProtocol {
     /// anything else delivers the 401.
     private func ask(
         _ basic: BasicChallenge, _ response: HTTPURLResponse, _ answer: MockRegistry.Answer,
-        _ registry: MockRegistry.Core,
-        attempt: Int
+        _ registry: MockRegistry.Core, attempt: Int, inline: Bool
     ) {
         armTimeout(waitingFor: .delegate)
         let this = WeakProtocol(self)
@@ -349,7 +348,8 @@ public class MockURLProtocol: URLProtocol {
         #if canImport(FoundationNetworking)
             // Foundation's own handling would retry through libcurl: ask the delegate directly.
             guard let task, let delegate = task.delegate, let session = TaskInternals.session(of: task) else {
-                decided(.without, answer, registry, attempt: attempt)
+                // No one to ask: the 401 goes to the client, from here when this is `startLoading`.
+                decided(.without, answer, registry, attempt: attempt, inline: inline)
                 return
             }
             let call = DelegateCall(session: session, task: task, delegate: delegate, challenge: challenge)
@@ -370,11 +370,13 @@ public class MockURLProtocol: URLProtocol {
     }
 
     private func decided(
-        _ decision: ChallengeSender.Decision, _ answer: MockRegistry.Answer, _ registry: MockRegistry.Core, attempt: Int
+        _ decision: ChallengeSender.Decision, _ answer: MockRegistry.Answer, _ registry: MockRegistry.Core,
+        attempt: Int,
+        inline: Bool = false
     ) {
         switch decision {
         case .without:
-            wake(with: answer)
+            wake(with: answer, inline: inline)
         case .cancel:
             wake(with: MockRegistry.Answer(result: .failure(URLError(.cancelled))))
         case .use(let credential):

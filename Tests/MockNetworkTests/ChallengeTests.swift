@@ -135,4 +135,17 @@ final class ChallengeTests: XCTestCase {
             XCTAssertNil(reply.response.value(forHTTPHeaderField: "WWW-Authenticate"))
         #endif
     }
+
+    func testBasic401FromASequenceWithoutADelegateReachesTheClient() async throws {
+        // Answered inside `startLoading` (no user code), so the challenge is settled there too.
+        let mocks = MockRegistry()
+        let challenge = try MockResponse.text(
+            "who are you?", status: 401, headers: ["WWW-Authenticate": #"Basic realm="reports""#])
+        mocks.register(.url("https://api.example.com/secret"), sequence: [challenge])
+        let reply = try await withWatchdog(10) {
+            try await send(mocks.session, "GET", "https://api.example.com/secret")
+        }
+        XCTAssertEqual(reply.status, 401)
+        XCTAssertEqual(reply.text, "who are you?")
+    }
 }
