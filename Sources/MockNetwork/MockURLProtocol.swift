@@ -228,7 +228,8 @@ public class MockURLProtocol: URLProtocol {
         let url = request.url?.absoluteString ?? ""
         let what: String
         switch waiting {
-        case .handler, .delay, .network: what = "the handler for \(method) \(url) did not answer"
+        case .handler, .delay: what = "the handler for \(method) \(url) did not answer"
+        case .network: what = "the network did not answer \(method) \(url)"
         case .delegate: what = "the session delegate did not answer the authentication challenge for \(method) \(url)"
         }
         wake(
@@ -339,7 +340,6 @@ public class MockURLProtocol: URLProtocol {
         _ basic: BasicChallenge, _ response: HTTPURLResponse, _ answer: MockRegistry.Answer,
         _ registry: MockRegistry.Core, attempt: Int, inline: Bool
     ) {
-        armTimeout(waitingFor: .delegate)
         let this = WeakProtocol(self)
         let sender = ChallengeSender { decision in
             this.value?.decided(decision, answer, registry, attempt: attempt)
@@ -352,6 +352,7 @@ public class MockURLProtocol: URLProtocol {
                 decided(.without, answer, registry, attempt: attempt, inline: inline)
                 return
             }
+            armTimeout(waitingFor: .delegate)
             let call = DelegateCall(session: session, task: task, delegate: delegate, challenge: challenge)
             session.delegateQueue.addOperation {
                 call.delegate.urlSession(call.session, task: call.task, didReceive: call.challenge) {
@@ -362,6 +363,7 @@ public class MockURLProtocol: URLProtocol {
         #else
             // The URL loading system asks the delegate, and answers through `sender`.
             guard let thread = exchange.withLock({ $0.clientThread }) else { return }
+            armTimeout(waitingFor: .delegate)
             thread.perform {
                 guard let loading = this.value else { return }
                 loading.client?.urlProtocol(loading, didReceive: challenge)

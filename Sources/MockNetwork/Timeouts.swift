@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -31,4 +32,70 @@ enum Timeouts {
 
     /// `URLRequest`'s own default `timeoutInterval`.
     static let defaultRequestTimeout: TimeInterval = 60
+}
+
+/// Timeouts MockNetwork enforces itself: Foundation enforces none for a custom protocol on Linux,
+/// nor `timeoutIntervalForRequest` on Apple platforms. One timer serves every pending deadline.
+final class Deadlines: Sendable {
+    static let shared = Deadlines()
+
+    private struct Pending {
+        let deadline: DispatchTime
+        let expire: @Sendable () -> Void
+    }
+
+    private struct State {
+        var pending: [Int: Pending] = [:]
+        var nextToken = 0
+        /// When the timer fires next, `nil` while it is idle.
+        var firesAt: DispatchTime?
+        let timer: any DispatchSourceTimer
+    }
+
+    private let queue = DispatchQueue(label: "MockNetwork.deadlines")
+    private let state: Locked<State>
+
+    private init() {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        state = Locked(State(timer: timer))
+        timer.setEventHandler { [weak self] in self?.fire() }
+        timer.resume()
+    }
+
+    /// Calls `expire` at `deadline` unless ``cancel(_:)`` comes first; returns the token for that.
+    func add(_ deadline: DispatchTime, expire: @escaping @Sendable () -> Void) -> Int {
+        state.withLock { state in
+            state.nextToken += 1
+            state.pending[state.nextToken] = Pending(deadline: deadline, expire: expire)
+            if state.firesAt.map({ deadline < $0 }) ?? true {
+                state.firesAt = deadline
+                state.timer.schedule(deadline: deadline, leeway: .milliseconds(1))
+            }
+            return state.nextToken
+        }
+    }
+
+    func cancel(_ token: Int) {
+        _ = state.withLock { $0.pending.removeValue(forKey: token) }
+    }
+
+    private func fire() {
+        let now = DispatchTime.now()
+        let expired: [@Sendable () -> Void] = state.withLock { state in
+            var expired: [@Sendable () -> Void] = []
+            var next: DispatchTime?
+            for (token, pending) in state.pending {
+                if pending.deadline <= now {
+                    expired.append(pending.expire)
+                    state.pending[token] = nil
+                } else if next.map({ pending.deadline < $0 }) ?? true {
+                    next = pending.deadline
+                }
+            }
+            state.firesAt = next
+            if let next { state.timer.schedule(deadline: next, leeway: .milliseconds(1)) }
+            return expired
+        }
+        for expire in expired { expire() }
+    }
 }
