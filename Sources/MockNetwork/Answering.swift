@@ -32,6 +32,8 @@ extension MockRegistry {
         /// The delays of the redirects answered so far.
         var delay: TimeInterval = 0
         var hops = 0
+        /// The step an `inline` pass picked and logged but left to run elsewhere: its responder is user code.
+        var picked: Picked?
 
         init(_ request: URLRequest, body: Data) {
             self.request = request
@@ -41,6 +43,14 @@ extension MockRegistry {
     }
 
     static let redirectLimit = 16
+
+    /// A route picked for a request (and the request logged), whose responder is still to run.
+    struct Picked: Sendable {
+        let recorded: RecordedRequest
+        let responder: @Sendable (URLRequest) throws -> Reply
+        let location: SourceLocation
+        let number: Int
+    }
 }
 
 extension MockRegistry.Core {
@@ -57,7 +67,14 @@ extension MockRegistry.Core {
     /// and returns `nil` with `chain` where it stopped: call it again, without `inline`, elsewhere.
     func answer(_ chain: inout Chain, inline: Bool = false) -> Answer? {
         while chain.hops <= MockRegistry.redirectLimit {
-            guard let step = answerOnce(chain.request, body: chain.body, inline: inline) else { return nil }
+            let found: (answer: Answer, follow: Bool)?
+            if let picked = chain.picked {
+                chain.picked = nil
+                found = settled(picked.number, reply(to: picked.recorded, chosen: (picked.responder, picked.location)))
+            } else {
+                found = answerOnce(&chain, inline: inline)
+            }
+            guard let step = found else { return nil }
             guard case .success(let (response, _)) = step.answer.result, step.follow,
                 [301, 302, 303, 307, 308].contains(response.statusCode),
                 let location = response.value(forHTTPHeaderField: "Location"),
@@ -95,13 +112,16 @@ extension MockRegistry.Core {
     }
 
     /// One step: the best route's answer, or `nil` when `inline` and the step needs user code.
-    private func answerOnce(_ request: URLRequest, body: Data, inline: Bool) -> (answer: Answer, follow: Bool)? {
+    private func answerOnce(_ chain: inout Chain, inline: Bool) -> (answer: Answer, follow: Bool)? {
+        let (request, body) = (chain.request, chain.body)
         let recorded = RecordedRequest(request, body: body)
         let limit = requestLogLimit
         var number = 0
         typealias Chosen = (responder: @Sendable (URLRequest) throws -> Reply, location: SourceLocation)
         enum Pick {
             case chosen(Chosen)
+            /// Chosen, but its responder is user code: it runs elsewhere.
+            case deferred(Chosen)
             case exhausted(count: Int, location: SourceLocation)
             case unmatched
             case userCode
@@ -116,19 +136,28 @@ extension MockRegistry.Core {
                 number = state.log(recorded, limit: limit)
                 return .unmatched
             case .route(let best):
-                if inline, best.runsUserCode { return .userCode }
                 route = best
             }
             number = state.log(recorded, limit: limit)
             route.calls += 1
             let index = route.calls - 1
-            if index < route.responders.count { return .chosen((route.responders[index], route.location)) }
-            if route.repeatsLast, let last = route.responders.last { return .chosen((last, route.location)) }
-            return .exhausted(count: route.responders.count, location: route.location)
+            let chosen: Chosen
+            if index < route.responders.count {
+                chosen = (route.responders[index], route.location)
+            } else if route.repeatsLast, let last = route.responders.last {
+                chosen = (last, route.location)
+            } else {
+                return .exhausted(count: route.responders.count, location: route.location)
+            }
+            return inline && route.runsUserCode ? .deferred(chosen) : .chosen(chosen)
         }
         let step: (answer: Answer, follow: Bool)
         switch pick {
         case .userCode: return nil
+        case .deferred(let chosen):
+            chain.picked = MockRegistry.Picked(
+                recorded: recorded, responder: chosen.responder, location: chosen.location, number: number)
+            return nil
         case .chosen(let chosen): step = reply(to: recorded, chosen: chosen)
         case .exhausted(let count, let location):
             let error = MockNetworkError.sequenceExhausted(
@@ -142,6 +171,11 @@ extension MockRegistry.Core {
             }
             step = (Answer(result: .failure(unmatchedError(recorded, archive: archive))), false)
         }
+        return settled(number, step)
+    }
+
+    /// Notes in the log what the request numbered `number` got, and passes that on.
+    private func settled(_ number: Int, _ step: (answer: Answer, follow: Bool)) -> (answer: Answer, follow: Bool) {
         switch step.answer.result {
         case .success(let (response, data)):
             settle(number, .response(response, data, delay: step.answer.delay))

@@ -79,7 +79,8 @@ struct Exchange {
         guard case .working = phase else { return (false, nil) }
         phase = .ready(answer)
         defer { timeoutToken = nil }
-        return (!stopped, timeoutToken)
+        // While `startLoading` is still running, it delivers the answer itself as it returns.
+        return (!stopped && !insideStartLoading, timeoutToken)
     }
 
     /// The answer to deliver now, if one is ready and the request was not stopped.
@@ -87,6 +88,13 @@ struct Exchange {
         guard !stopped, case .ready(let answer) = phase else { return nil }
         phase = .done
         return answer
+    }
+
+    /// Leaves `startLoading`, unless an answer became ready meanwhile: that one is to be delivered first.
+    mutating func leaveStartLoading() -> MockRegistry.Answer? {
+        if let answer = take() { return answer }
+        insideStartLoading = false
+        return nil
     }
 
     var isWorking: Bool {

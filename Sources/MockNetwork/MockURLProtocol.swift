@@ -40,12 +40,16 @@ public class MockURLProtocol: URLProtocol {
 
     /// Answers the request from the registry this class routes to.
     override public func startLoading() {
-        let entry = exchange.withLock { $0.enterStartLoading() }
-        defer { exchange.withLock { $0.insideStartLoading = false } }
-        switch entry {
-        case .begin: begin()
-        case .deliver(let answer): deliver(answer)
-        case .wait: break
+        var entry = exchange.withLock { $0.enterStartLoading() }
+        while true {
+            switch entry {
+            case .begin: begin()
+            case .deliver(let answer): deliver(answer)
+            case .wait: break
+            }
+            // An answer that came while this ran is delivered here, before Foundation's queue is left.
+            guard let answer = exchange.withLock({ $0.leaveStartLoading() }) else { return }
+            entry = .deliver(answer)
         }
     }
 

@@ -41,4 +41,28 @@ final class ClientContextTests: XCTestCase {
         XCTAssertEqual(checks.current.count, 6)
         XCTAssertEqual(checks.current, Array(repeating: true, count: 6))
     }
+
+    /// An answer that is ready before `startLoading` returns (here: a context that runs the handler
+    /// at once) is delivered there, as `startLoading` leaves. Resuming the task from inside
+    /// `startLoading` instead traps on Linux (`dispatch_sync` onto the queue it runs on).
+    func testAnswerReadyBeforeStartLoadingReturnsIsDeliveredThere() async throws {
+        let checks = Shared<[Bool]>([])
+        MockURLProtocol.clientCallCheck = { onClientContext in checks.update { $0.append(onClientContext) } }
+        defer { MockURLProtocol.clientCallCheck = nil }
+
+        let mocks = MockRegistry()
+        mocks.handlerContext = { work in work() }
+        mocks.register("https://api.example.com/at-once") { _ in try .text("at once") }
+        mocks.register("https://api.example.com/redirect") { _ in try .status(302, headers: ["Location": "/at-once"]) }
+
+        let replies = try await withWatchdog(10) {
+            [
+                try await send(mocks.session, "GET", "https://api.example.com/at-once"),
+                try await send(mocks.session, "GET", "https://api.example.com/redirect"),
+            ]
+        }
+        XCTAssertEqual(replies.map(\.text), ["at once", "at once"])
+        XCTAssertEqual(replies.map(\.status), [200, 200])
+        XCTAssertEqual(checks.current, [true, true])
+    }
 }
