@@ -201,6 +201,11 @@ extension MockRegistry.Core {
         }
         switch reply {
         case .http(let response, let data):
+            guard MockResponse.finalStatuses.contains(response.statusCode) else {
+                let error = MockNetworkError.invalidStatusCode(response.statusCode)
+                record(MockFailure(message: error.description, location: chosen.location))
+                return (Answer(result: .failure(error)), false)
+            }
             guard response.url.map({ URLKeys.key($0, .exact) }) == URLKeys.key(url, .exact) else {
                 let error = MockNetworkError.responseURLMismatch(
                     request: url.absoluteString, response: response.url?.absoluteString ?? "(no URL)")

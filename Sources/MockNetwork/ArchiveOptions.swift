@@ -20,14 +20,17 @@ extension HTTPArchive {
         /// The name of the environment variable that chooses the mode.
         public static let environmentVariable = "MOCKNETWORK_RECORD"
 
-        /// The mode `MOCKNETWORK_RECORD` names (`none`, `once` or `rewrite`), ``never`` when it is
-        /// not set (or empty).
+        /// The mode `MOCKNETWORK_RECORD` names (`none`, `once` or `rewrite`, in any case, spaces
+        /// around it ignored), ``never`` when it is not set (or empty).
         ///
         /// - Throws: ``MockNetworkError/invalidRecordMode(_:)`` for any other value.
         public static func fromEnvironment(
             _ environment: [String: String] = ProcessInfo.processInfo.environment
         ) throws -> RecordMode {
-            guard let text = environment[environmentVariable], !text.isEmpty else { return .never }
+            // Spaces around the value (a stray one in a CI file) are not part of it.
+            guard let text = environment[environmentVariable]?.trimmingCharacters(in: .whitespacesAndNewlines),
+                !text.isEmpty
+            else { return .never }
             guard let mode = RecordMode(rawValue: text.lowercased()) else {
                 throw MockNetworkError.invalidRecordMode(text)
             }

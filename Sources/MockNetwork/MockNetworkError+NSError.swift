@@ -22,6 +22,7 @@ extension MockNetworkError: CustomNSError {
         case .invalidRecordMode: 8
         case .missingArchive: 9
         case .uploadBodyUnreachable: 10
+        case .unencodableJSON: 11
         }
     }
 
@@ -45,6 +46,7 @@ extension MockNetworkError: CustomNSError {
         case .invalidRecordMode(let text): [text]
         case .missingArchive(let path, let command): [path, command]
         case .uploadBodyUnreachable(let url, let bytes): [url, String(bytes)]
+        case .unencodableJSON(let type, let reason): [type, reason]
         }
     }
 
@@ -78,6 +80,7 @@ extension MockNetworkError: CustomNSError {
         case 8: rebuilt = value(0).map { .invalidRecordMode($0) }
         case 9: rebuilt = value(1).map { .missingArchive(path: values[0], command: $0) }
         case 10: rebuilt = number(1).map { .uploadBodyUnreachable(values[0], bytes: $0) }
+        case 11: rebuilt = value(1).map { .unencodableJSON(type: values[0], reason: $0) }
         default: rebuilt = nil
         }
         guard let rebuilt else { return nil }

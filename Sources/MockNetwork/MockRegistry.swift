@@ -65,8 +65,23 @@ public final class MockRegistry: Sendable {
         let protocolClass = protocolClass ?? Directory.makeClass()
         core = Core(protocolClass: protocolClass, unmatched: unmatched, requestLogLimit: max(1, requestLogLimit))
         let configuration = Self.configuration(routingTo: protocolClass)
-        session = URLSession(configuration: configuration)
+        session = URLSession(configuration: configuration, delegate: nil, delegateQueue: DelegateQueue())
         Directory.add(protocolClass, for: self, configuration: configuration)
+    }
+
+    /// The queue the session calls completion handlers on: serial, as URLSession's own default, but
+    /// on a Dispatch queue of its own. URLSession's default runs on Dispatch's shared pool, the one
+    /// Swift concurrency uses too, and on Linux it waited a second or more for a thread while tests
+    /// blocked the pool's threads (a synchronous test waiting on a semaphore for its completion).
+    private final class DelegateQueue: OperationQueue, @unchecked Sendable {  // as OperationQueue; adds a constant
+        /// Kept here: `underlyingQueue` does not keep it on Linux.
+        private let dispatchQueue = DispatchQueue(label: "MockNetwork.session-delegate")
+
+        override init() {
+            super.init()
+            maxConcurrentOperationCount = 1
+            underlyingQueue = dispatchQueue
+        }
     }
 
     deinit {
@@ -146,6 +161,50 @@ public final class MockRegistry: Sendable {
             ], repeatsLast: true)
     }
 
+    /// Answers requests for `url` with `handler`, for code that keeps its URLs as `URL`s (as the
+    /// tutorials' handler tables do); the same as registering `url.absoluteString`.
+    @discardableResult
+    public func register(
+        _ url: URL, method: String? = nil, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        _ handler: @escaping @Sendable (URLRequest) throws -> MockResponse
+    ) -> MockRoute {
+        register(
+            .url(url, method: method), expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
+            column: column, handler)
+    }
+
+    /// Answers requests for `url` with a handler in the tutorials' shape.
+    @_disfavoredOverload  // a handler that only throws picks the MockResponse form
+    @discardableResult
+    public func register(
+        _ url: URL, method: String? = nil, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        _ handler: @escaping MockHandler
+    ) -> MockRoute {
+        register(
+            .url(url, method: method), expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
+            column: column, handler)
+    }
+
+    /// Answers requests that `match` describes with a handler in the tutorials' shape.
+    @_disfavoredOverload  // a handler that only throws picks the MockResponse form
+    @discardableResult
+    public func register(
+        _ match: RequestMatch, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        _ handler: @escaping MockHandler
+    ) -> MockRoute {
+        add(
+            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            [
+                {
+                    let (response, data) = try handler($0)
+                    return .http(response, data)
+                }
+            ], repeatsLast: true)
+    }
+
     /// Answers requests that `match` describes with `handler`.
     @discardableResult
     public func register(
@@ -182,6 +241,15 @@ public final class MockRegistry: Sendable {
                 MockFailure(
                     message: "MockNetwork: register(\"\(text)\") is not an absolute URL, so nothing was registered. "
                         + "Give the full URL with its scheme, e.g. \"https://api.example.com/path\".",
+                    location: location))
+            return MockRoute(registry: self, id: -1)
+        }
+        if case .invalidJSON(let text) = match.body {
+            record(
+                MockFailure(
+                    message: "MockNetwork: .jsonBody(\"\(MockRegistry.shortened(text))\") is not valid JSON, so no "
+                        + "request can match it and nothing was registered. Write the body as JSON, with "
+                        + "double-quoted keys and strings, e.g. .jsonBody(#\"{\"user\": \"ada\"}\"#).",
                     location: location))
             return MockRoute(registry: self, id: -1)
         }
@@ -245,8 +313,19 @@ public final class MockRegistry: Sendable {
         state.withLock { $0.failures }
     }
 
-    /// Returns the failures not yet reported, and forgets them.
-    package func takeFailures() -> [MockFailure] {
+    /// Takes the failures noticed so far, so that they are not reported at the end of the test.
+    ///
+    /// For a test that expects one, say that its client handles a request no handler matches:
+    /// ```swift
+    /// _ = try? await client.load()  // asks, on purpose, for a URL nothing answers
+    /// let failures = mocks.takeFailures()
+    /// XCTAssertEqual(failures.count, 1)
+    /// XCTAssertTrue(failures[0].message.hasPrefix("MockNetwork: no handler for GET"))
+    /// ```
+    /// A handler's own failed `#expect` or `XCTAssert` is the test's, not the registry's: to test
+    /// for one, wrap the check inside the handler in `withKnownIssue` (or `XCTExpectFailure`), or
+    /// keep what the handler saw and assert on it after the request.
+    public func takeFailures() -> [MockFailure] {
         state.withLock { state in
             defer { state.failures.removeAll() }
             return state.failures
@@ -254,9 +333,11 @@ public final class MockRegistry: Sendable {
     }
 
     /// Failures for the end of a test: handlers whose expected number of calls was not met, and
-    /// requests still in flight. Forgets the expectations it reported.
+    /// requests still in flight, counting those of ``session`` that have not reached MockNetwork
+    /// yet (resumed, but `startLoading` not called). Forgets the expectations it reported.
     package func endOfTestFailures() -> [MockFailure] {
-        state.withLock { state in
+        let unstarted = unstartedTasks()
+        return state.withLock { state in
             var out: [MockFailure] = []
             for route in state.routes.values.sorted(by: { $0.id < $1.id }) {
                 guard let expected = route.expectedCalls, expected != route.calls else { continue }
@@ -268,8 +349,12 @@ public final class MockRegistry: Sendable {
                         location: route.location))
                 state.routes[route.id]?.expectedCalls = nil
             }
-            let pending = state.inFlight.values.map {
-                "\($0.request.httpMethod ?? "GET") \($0.request.url?.absoluteString ?? "")"
+            let begun = Set(state.inFlight.values.compactMap(\.taskID))
+            let requests =
+                state.inFlight.values.map(\.request)
+                + unstarted.filter { !begun.contains(ObjectIdentifier($0)) }.compactMap(\.originalRequest)
+            let pending = requests.map {
+                MockRegistry.shortened("\(RecordedRequest.method(of: $0)) \($0.url?.absoluteString ?? "")")
             }
             .sorted()
             if !pending.isEmpty {
@@ -283,6 +368,41 @@ public final class MockRegistry: Sendable {
             }
             return out
         }
+    }
+
+    /// The tasks of ``session`` that were resumed but have neither reached MockNetwork nor ended.
+    ///
+    /// A task that is only between its answer and its end is gone after a short wait; one that
+    /// has not started is then still running (or has begun, and is counted as in flight).
+    private func unstartedTasks() -> [URLSessionTask] {
+        let running = Self.runningTasks(of: session)
+        var candidates = running.filter { task in
+            let id = ObjectIdentifier(task)
+            return !state.withLock { $0.inFlight.values.contains { $0.taskID == id } }
+        }
+        let deadline = DispatchTime.now() + .milliseconds(50)
+        while !candidates.isEmpty, DispatchTime.now() < deadline {
+            Thread.sleep(forTimeInterval: 0.002)
+            candidates = candidates.filter { $0.state == .running }
+        }
+        return candidates
+    }
+
+    /// The session's tasks that are running now (resumed and not ended).
+    private static func runningTasks(of session: URLSession) -> [URLSessionTask] {
+        let found = Locked<[URLSessionTask]?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        session.getAllTasks { tasks in
+            found.withLock { $0 = tasks.filter { $0.state == .running } }
+            done.signal()
+        }
+        _ = done.wait(timeout: .now() + 1)
+        return found.withLock { $0 } ?? []
+    }
+
+    /// Where the first handler still registered was registered: a place in the test's own file.
+    package var firstRegistration: SourceLocation? {
+        state.withLock { state in state.routes.values.filter { !$0.isFallback }.min { $0.id < $1.id }?.location }
     }
 
     func routeCalls(_ id: Int) -> Int {

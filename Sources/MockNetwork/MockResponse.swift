@@ -15,7 +15,7 @@ import Foundation
 /// mocks.register("https://api.example.com/offline") { _ in .failure(.notConnectedToInternet) }
 /// ```
 public struct MockResponse: Sendable {
-    /// The HTTP status code, in `100...599`.
+    /// The HTTP status code, in `200...599`.
     public private(set) var status: Int
     /// The response's header fields, `Content-Type` included.
     public private(set) var headers: [String: String]
@@ -32,9 +32,10 @@ public struct MockResponse: Sendable {
 
     /// A response with the given status, headers and body.
     ///
-    /// - Throws: ``MockNetworkError/invalidStatusCode(_:)`` when `status` is outside `100...599`.
+    /// - Throws: ``MockNetworkError/invalidStatusCode(_:)`` when `status` is outside `200...599`:
+    ///   a `1xx` status is an interim response, which URLSession never hands to a client as the answer.
     public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data()) throws {
-        guard (100...599).contains(status) else { throw MockNetworkError.invalidStatusCode(status) }
+        guard MockResponse.finalStatuses.contains(status) else { throw MockNetworkError.invalidStatusCode(status) }
         self.status = status
         self.headers = headers
         self.body = body
@@ -64,14 +65,34 @@ public struct MockResponse: Sendable {
     /// A JSON body encoded from `value` with `encoder`. `Content-Type` is `application/json` unless
     /// `headers` sets it.
     ///
-    /// - Throws: the encoder's error, or ``MockNetworkError/invalidStatusCode(_:)``.
+    /// - Throws: ``MockNetworkError/unencodableJSON(type:reason:)`` when `encoder` cannot encode
+    ///   `value` (reported as a failure at the handler's registration), or
+    ///   ``MockNetworkError/invalidStatusCode(_:)``.
     public static func json<Value: Encodable>(
         _ value: Value,
         encoder: JSONEncoder = JSONEncoder(),
         status: Int = 200,
         headers: [String: String] = [:]
     ) throws -> MockResponse {
-        try MockResponse(status: status, headers: headers, body: encoder.encode(value), contentType: "application/json")
+        let body: Data
+        do {
+            body = try encoder.encode(value)
+        } catch {
+            throw MockNetworkError.unencodableJSON(type: "\(Value.self)", reason: MockResponse.reason(error))
+        }
+        return try MockResponse(status: status, headers: headers, body: body, contentType: "application/json")
+    }
+
+    /// The statuses a final response may have. (`1xx` ones are interim: URLSession reads past them.)
+    static let finalStatuses = 200...599
+
+    /// What an encoding error says, without Foundation's wrapping.
+    private static func reason(_ error: any Error) -> String {
+        if let error = error as? EncodingError, case .invalidValue(let value, let context) = error {
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return "\(context.debugDescription) (the value \(value)\(path.isEmpty ? "" : " at \(path)"))"
+        }
+        return "\(error)"
     }
 
     /// A plain-text body in UTF-8. `Content-Type` is `text/plain; charset=utf-8` unless `headers` sets it.
@@ -168,7 +189,7 @@ public struct MockResponse: Sendable {
 
 /// Errors MockNetwork throws or fails requests with for input it cannot use.
 public enum MockNetworkError: Error, Equatable, CustomStringConvertible, LocalizedError {
-    /// A response status outside `100...599`.
+    /// A response status outside `200...599` (`1xx` statuses are interim, never an answer).
     case invalidStatusCode(Int)
     /// A handler returned an `HTTPURLResponse` whose URL is not the request's.
     case responseURLMismatch(request: String, response: String)
@@ -190,13 +211,18 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
     /// An upload task whose body Foundation did not pass on to MockNetwork (some upload forms on
     /// Apple platforms), so a handler would have seen an empty body.
     case uploadBodyUnreachable(String, bytes: Int)
+    /// `MockResponse.json(_:encoder:status:headers:)` got a value its encoder cannot encode.
+    case unencodableJSON(type: String, reason: String)
 
     /// What went wrong, then how to fix it.
     public var description: String {
         switch self {
         case .invalidStatusCode(let status):
-            "MockNetwork: \(status) is not an HTTP status code. Use a status in 100...599, or "
-                + ".failure(.notConnectedToInternet) (or another URLError code) for a network-level failure."
+            (100...199).contains(status)
+                ? "MockNetwork: \(status) is an interim status, which URLSession never hands to a client as the "
+                    + "answer. Answer with the final status (200...599) the server sends after it."
+                : "MockNetwork: \(status) is not an HTTP status code. Use a status in 200...599, or "
+                    + ".failure(.notConnectedToInternet) (or another URLError code) for a network-level failure."
         case .responseURLMismatch(let request, let response):
             "MockNetwork: the handler for \(request) returned a response for \(response). Build the "
                 + "HTTPURLResponse with the request's URL (request.url), or return a MockResponse, which does."
@@ -222,6 +248,10 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
             "MockNetwork: the \(bytes)-byte body of the upload task for \(url) did not reach MockNetwork: "
                 + "Foundation on this platform passes it to no URLProtocol. Send the body as the request's "
                 + "httpBody with data(for:) or dataTask(with:) instead, which every platform passes on."
+        case .unencodableJSON(let type, let reason):
+            "MockNetwork: .json(_:) could not encode the \(type) to JSON: \(reason). Give it a value JSON can "
+                + "hold (JSONEncoder has no NaN or infinity unless its nonConformingFloatEncodingStrategy says how), "
+                + "or pass the JSON text."
         case .downloadUnsupported(let url):
             "MockNetwork: download tasks (\(url)) cannot be mocked on Linux: its Foundation crashes when a "
                 + "custom protocol answers one. Load the data with data(for:) or dataTask(with:) instead, "

@@ -17,7 +17,16 @@ import Foundation
 /// Prefer a registry per test: the process-wide one is shared by every test in the process.
 public class MockURLProtocol: URLProtocol {
     /// The process-wide registry that sessions configured with `MockURLProtocol.self` are answered from.
-    public static let registry = MockRegistry(protocolClass: MockURLProtocol.self)
+    ///
+    /// `MockNetworkTestCase` reports its failures and empties it after every test. The `.mockNetwork`
+    /// trait reports them in the test that used it, but cannot empty it: Swift Testing runs tests in
+    /// parallel, and two tests using it at once see each other's handlers (the trait reports that too).
+    public static var registry: MockRegistry {
+        ProcessWideUse.current?.note()
+        return processWide
+    }
+
+    private static let processWide = MockRegistry(protocolClass: MockURLProtocol.self)
 
     // How a request goes (see `Exchange` for its states):
     // 1. `startLoading` begins it. Answers that run no user code (sequences, archives) and need no
@@ -106,7 +115,7 @@ public class MockURLProtocol: URLProtocol {
 
         // In flight from here until delivered or cancelled.
         let this = WeakProtocol(self)
-        registry.began(id, request) {
+        registry.began(id, request, task: task) {
             this.value?.wake(with: MockRegistry.Answer(result: .failure(Self.releasedError)))
         }
         let timeout = Timeouts.timeout(of: request, configuration: configuration)

@@ -15,8 +15,8 @@ public struct RecordedRequest: Sendable, Equatable {
     // Method, URL and headers are read from `request` when asked for, not when every request is
     // logged: on Linux, `allHTTPHeaderFields` builds a new dictionary each time.
 
-    /// The HTTP method, `GET` when the request named none.
-    public var method: String { request.httpMethod ?? "GET" }
+    /// The HTTP method, `GET` when the request named none (or an empty one).
+    public var method: String { Self.method(of: request) }
     /// The requested URL.
     public var url: URL { request.url ?? URL(fileURLWithPath: "/") }
     /// The header fields the request carried into the protocol.
@@ -134,6 +134,11 @@ public struct MockFailure: Sendable, Equatable, CustomStringConvertible {
     public let message: String
     /// The registration the failure belongs to, when there is one.
     public let location: SourceLocation?
+
+    package init(message: String, location: SourceLocation?) {
+        self.message = message
+        self.location = location
+    }
 
     /// The ``message``.
     public var description: String { message }

@@ -28,8 +28,11 @@ extension MockRegistry {
 
         // MARK: In flight
 
-        func began(_ id: Int, _ request: URLRequest, release: @escaping @Sendable () -> Void) {
-            state.withLock { $0.inFlight[id] = InFlight(request: request, release: release) }
+        func began(
+            _ id: Int, _ request: URLRequest, task: URLSessionTask?, release: @escaping @Sendable () -> Void
+        ) {
+            let taskID = task.map(ObjectIdentifier.init)
+            state.withLock { $0.inFlight[id] = InFlight(request: request, taskID: taskID, release: release) }
         }
 
         func ended(_ id: Int) {
@@ -69,6 +72,8 @@ extension MockRegistry {
     /// A request between `startLoading` and its answer, with what to do if the registry goes first.
     struct InFlight: Sendable {
         let request: URLRequest
+        /// The task it belongs to, to tell it from tasks that have not reached MockNetwork yet.
+        let taskID: ObjectIdentifier?
         /// Fails the request at once with "registry was released".
         let release: @Sendable () -> Void
     }
@@ -123,6 +128,8 @@ extension MockRegistry {
         /// The core a protocol class routes to, while its registry or session is alive, and the
         /// configuration the class was made for.
         static func destination(of protocolClass: AnyClass) -> (Core, URLSessionConfiguration?)? {
+            // The process-wide registry is made when first read; a request may come before that.
+            if protocolClass == MockURLProtocol.self { _ = MockURLProtocol.registry }
             let key = ObjectIdentifier(protocolClass)
             return table.withLock { table in
                 guard let destination = table.destinations[key], destination.isAlive else { return nil }

@@ -63,7 +63,13 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
 
     /// Requests for `url`; `query` says how its query must match.
     public static func url(_ url: URL, query: Query = .exact) -> RequestMatch {
-        RequestMatch(target: .url(url.absoluteString, query))
+        // Through the text, so that a relative URL is reported as the text form reports it.
+        .url(url.absoluteString, query: query)
+    }
+
+    /// Exactly `url`, and `method` when one is given.
+    static func url(_ url: URL, method: String?) -> RequestMatch {
+        method.map { RequestMatch.url(url).method($0) } ?? .url(url)
     }
 
     /// Requests to any host matching `host`, and when given, a path matching `path`. In both,

@@ -8,12 +8,15 @@ extension MockRegistry.Core {
     /// The error for a request no handler matches, after recording the failure that explains it:
     /// what was asked, the nearest registered match and how it differs, and the fix.
     func unmatchedError(_ request: RecordedRequest, archive: ArchiveBinding?) -> URLError {
+        let shown = MockRegistry.shortened(request.url.absoluteString)
         let summary =
             archive == nil
-            ? "MockNetwork: no handler for \(request.method) \(request.url.absoluteString)"
-            : "MockNetwork: no entry for \(request.method) \(request.url.absoluteString) in the archive"
+            ? "MockNetwork: no handler for \(request.method) \(shown)"
+            : "MockNetwork: no entry for \(request.method) \(shown) in the archive"
         let registered = state.withLock { state in state.routes.values.sorted { $0.id < $1.id } }
         var lines = [summary + (archive.map { " \($0.file.path)." } ?? ".")]
+        // Reported at the nearest registration, where the fix most likely goes.
+        var near: SourceLocation?
         if registered.isEmpty {
             lines.append("Nothing is registered.")
         } else {
@@ -28,10 +31,12 @@ extension MockRegistry.Core {
                 nearest = (route, why, rank)
             }
             if let (route, why, _) = nearest {
-                lines.append("Nearest: \(route.match.description) (\(why.joined(separator: "; ")))")
+                near = route.location
+                lines.append(
+                    "Nearest: \(MockRegistry.shortened(route.match.description)) (\(why.joined(separator: "; ")))")
             }
             lines.append("Registered (\(registered.count)):")
-            lines += registered.prefix(10).map { "  \($0.match.description)" }
+            lines += registered.prefix(10).map { "  \(MockRegistry.shortened($0.match.description))" }
             if registered.count > 10 { lines.append("  … and \(registered.count - 10) more") }
         }
         if let archive {
@@ -40,10 +45,10 @@ extension MockRegistry.Core {
                     + archive.recordCommand + " (or correct the URL the client builds).")
         } else {
             lines.append(
-                "Fix: register a handler for this URL, e.g. register(\"\(request.url.absoluteString)\") { _ in try .status(200) }, "
+                "Fix: register a handler for this URL, e.g. register(\"\(shown)\") { _ in try .status(200) }, "
                     + "or correct the URL the client builds.")
         }
-        record(MockFailure(message: lines.joined(separator: "\n"), location: nil))
+        record(MockFailure(message: lines.joined(separator: "\n"), location: near))
         return URLError(
             .resourceUnavailable,
             userInfo: [

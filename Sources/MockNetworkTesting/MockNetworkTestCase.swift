@@ -35,20 +35,25 @@
         /// This test's session: its requests are answered by ``mocks``.
         public var session: URLSession { mocks.session }
 
-        /// Makes this test's registry.
+        /// Makes this test's registry, unless an earlier set-up step already used it: XCTest calls
+        /// `setUp() async throws` and `setUpWithError()` before `setUp()`.
         override open func setUp() {
             super.setUp()
-            current = MockRegistry()
+            _ = mocks
         }
 
-        /// Reports what the registry noticed as failures of this test, then drops the registry.
+        /// Reports what this test's registry, and the process-wide `MockURLProtocol.registry`,
+        /// noticed as failures of this test, at the registration they concern when there is one;
+        /// then empties both.
         override open func tearDown() {
-            if let current {
-                Lifecycle.end(
-                    current, fallback: MockNetwork.SourceLocation(fileID: #fileID, filePath: #filePath, line: #line),
-                    file: #filePath, line: #line)
+            let fallback =
+                mocks.firstRegistration ?? MockNetwork.SourceLocation(fileID: #fileID, filePath: #filePath, line: #line)
+            let fail = { (failure: MockFailure) in
+                Reporter.fail(failure.message, at: failure.location, in: self, fallback: fallback)
             }
-            current = nil
+            Lifecycle.end(mocks, through: fail)
+            // XCTest runs one test at a time, so whatever the process-wide registry holds is this test's.
+            Lifecycle.endProcessWide(reset: true, through: fail)
             super.tearDown()
         }
 
@@ -111,6 +116,44 @@
             mocks.register(
                 url, method: method, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
                 column: column, handler)
+        }
+
+        /// Answers this test's requests for `url` with `handler`; see `MockRegistry`.
+        @discardableResult
+        public func register(
+            _ url: URL, method: String? = nil, expectedCalls: Int? = nil,
+            fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+            _ handler: @escaping @Sendable (URLRequest) throws -> MockResponse
+        ) -> MockRoute {
+            mocks.register(
+                url, method: method, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
+                column: column, handler)
+        }
+
+        /// Answers this test's requests for `url` with a handler in the tutorials' shape.
+        @_disfavoredOverload  // a handler that only throws picks the MockResponse form
+        @discardableResult
+        public func register(
+            _ url: URL, method: String? = nil, expectedCalls: Int? = nil,
+            fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+            _ handler: @escaping MockHandler
+        ) -> MockRoute {
+            mocks.register(
+                url, method: method, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
+                column: column, handler)
+        }
+
+        /// Answers this test's requests that `match` describes with a handler in the tutorials' shape.
+        @_disfavoredOverload  // a handler that only throws picks the MockResponse form
+        @discardableResult
+        public func register(
+            _ match: RequestMatch, expectedCalls: Int? = nil,
+            fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+            _ handler: @escaping MockHandler
+        ) -> MockRoute {
+            mocks.register(
+                match, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line, column: column,
+                handler)
         }
 
         /// Answers this test's requests that `match` describes with `handler`.

@@ -91,6 +91,8 @@
                 return
             }
             let registry = MockRegistry()
+            let processWide = ProcessWideUse()
+            defer { processWide.end() }
             let place = test.sourceLocation
             let fallback = MockNetwork.SourceLocation(
                 fileID: place.fileID, filePath: place.filePath, line: place.line, column: place.column)
@@ -103,34 +105,76 @@
                         matching: archive.matching, redaction: archive.redaction, testName: testName, location: fallback
                     )
                 }
-                try await MockRegistry.$scoped.withValue(registry) {
-                    // Made in the scope, so handlers see the test and its registry.
-                    let runner = TestTaskRunner()
-                    registry.handlerContext = runner.submit
-                    defer { runner.finish() }
-                    try await function()
+                try await ProcessWideUse.$current.withValue(processWide) {
+                    try await MockRegistry.$scoped.withValue(registry) {
+                        // Made in the scope, so handlers see the test and its registry.
+                        let runner = TestTaskRunner()
+                        registry.handlerContext = runner.submit
+                        defer { runner.finish() }
+                        try await function()
+                    }
                 }
             } catch {
-                Lifecycle.end(registry, fallback: fallback, file: #filePath, line: #line)
+                await Self.end(registry, processWide, fallback: fallback)
                 throw error
             }
-            Lifecycle.end(registry, fallback: fallback, file: #filePath, line: #line)
+            await Self.end(registry, processWide, fallback: fallback)
+        }
+
+        /// Reports what the test's registry, and the process-wide one if the test used it, noticed
+        /// as issues of the test.
+        private static func end(
+            _ registry: MockRegistry, _ processWide: ProcessWideUse, fallback: MockNetwork.SourceLocation
+        ) async {
+            // A request the test started and did not await may not have reached its session yet.
+            for _ in 0..<3 { await Task.yield() }
+            let fail = { (failure: MockFailure) in
+                Reporter.fail(failure.message, at: failure.location, fallback: fallback, file: #filePath, line: #line)
+            }
+            Lifecycle.end(registry, through: fail)
+            guard processWide.used else { return }
+            // Shared by every test in the process: its failures are reported, its handlers kept.
+            Lifecycle.endProcessWide(reset: false, through: fail)
+            if processWide.sharedWithAnotherTest {
+                fail(
+                    MockFailure(
+                        message: "MockNetwork: this test used MockURLProtocol.registry while another test running at "
+                            + "the same time used it too. It is one registry for the whole process, so the tests see "
+                            + "each other's handlers and failures. Give each test its own: MockRegistry.current "
+                            + "with the .mockNetwork trait, or mark the suite .serialized.",
+                        location: nil))
+            }
         }
     }
 
     extension MockRegistry {
         @TaskLocal static var scoped: MockRegistry?
 
-        /// The registry of the running test, given by the `.mockNetwork` trait.
+        /// The registry of the running test, given by the `.mockNetwork` trait; inside a handler, the
+        /// registry of the test the handler answers for.
         ///
-        /// Read outside such a test, it records an issue that says how to fix that, and returns a new,
-        /// empty registry.
+        /// Read where there is none, it records an issue that says how to fix that (at the test, when
+        /// one is running) and returns a new, empty registry. That happens outside a test with the
+        /// trait, and in a `Task.detached` or a thread of your own, which task-local values, the test's
+        /// registry among them, do not reach: read it in the test and pass the registry along.
         public static var current: MockRegistry {
             if let scoped { return scoped }
-            Reporter.fail(
-                "MockNetwork: MockRegistry.current was read outside a test with the .mockNetwork trait, so there is "
-                    + "no registry for this test. Add the trait: @Test(.mockNetwork) or @Suite(.mockNetwork).",
-                at: nil, fallback: MockNetwork.SourceLocation(), file: #filePath, line: #line)
+            let message: String
+            var fallback = MockNetwork.SourceLocation()
+            if let test = Test.current {
+                let place = test.sourceLocation
+                fallback = MockNetwork.SourceLocation(
+                    fileID: place.fileID, filePath: place.filePath, line: place.line, column: place.column)
+                message =
+                    "MockNetwork: MockRegistry.current was read in \(test.name), which does not have the .mockNetwork "
+                    + "trait, so there is no registry for it. Add the trait: @Test(.mockNetwork) or @Suite(.mockNetwork)."
+            } else {
+                message =
+                    "MockNetwork: MockRegistry.current was read where no test is running: outside a test with the "
+                    + ".mockNetwork trait, or in a Task.detached or a thread of your own, which the test's task-local "
+                    + "values do not reach. Read MockRegistry.current in the test and pass the registry along."
+            }
+            Reporter.fail(message, at: nil, fallback: fallback, file: #filePath, line: #line)
             return MockRegistry()
         }
     }

@@ -40,27 +40,56 @@ enum Reporter {
     }
 }
 
+#if canImport(XCTest)
+    extension Reporter {
+        /// Reports `message` as a failure of `testCase`, shown at `location` (a registration); with
+        /// none, at the test method on Apple platforms, and at `fallback` on Linux, whose XCTest needs
+        /// a file and line for every failure.
+        static func fail(
+            _ message: String, at location: MockNetwork.SourceLocation?, in testCase: XCTestCase,
+            fallback: MockNetwork.SourceLocation
+        ) {
+            #if canImport(FoundationNetworking)
+                let place = location ?? fallback
+                testCase.recordFailure(
+                    withDescription: message, inFile: place.filePath, atLine: place.line, expected: true)
+            #else
+                let place = location.map { XCTSourceCodeLocation(filePath: $0.filePath, lineNumber: $0.line) }
+                testCase.record(
+                    XCTIssue(
+                        type: .assertionFailure, compactDescription: message,
+                        sourceCodeContext: XCTSourceCodeContext(location: place)))
+            #endif
+        }
+    }
+#endif
+
 /// The end of a test, shared by ``MockNetworkTestCase``, `verify()` and the `.mockNetwork` trait.
 enum Lifecycle {
     /// Reports what `registry` noticed (unmatched requests, invalid registrations and responses,
-    /// unmet expected call counts, requests still in flight), then forgets it.
-    static func report(
-        _ registry: MockRegistry, fallback: MockNetwork.SourceLocation, file: StaticString, line: UInt
-    ) {
-        for failure in registry.takeFailures() + registry.endOfTestFailures() {
-            Reporter.fail(failure.message, at: failure.location, fallback: fallback, file: file, line: line)
-        }
+    /// unmet expected call counts, requests still in flight) through `fail`, then forgets it.
+    static func report(_ registry: MockRegistry, through fail: (MockFailure) -> Void) {
+        for failure in registry.takeFailures() + registry.endOfTestFailures() { fail(failure) }
     }
 
     /// Reports, then cancels what is still in flight and empties the registry.
-    static func end(
-        _ registry: MockRegistry, fallback: MockNetwork.SourceLocation, file: StaticString, line: UInt
-    ) {
-        report(registry, fallback: fallback, file: file, line: line)
+    static func end(_ registry: MockRegistry, through fail: (MockFailure) -> Void) {
+        report(registry, through: fail)
         registry.session.getAllTasks { tasks in
             for task in tasks { task.cancel() }
         }
         registry.reset()
+    }
+
+    /// Reports what the process-wide registry (`MockURLProtocol.registry`, the tutorials' wiring)
+    /// noticed during the test that ends; with `reset`, also empties it for the next test.
+    static func endProcessWide(reset: Bool, through fail: (MockFailure) -> Void) {
+        let registry = MockURLProtocol.registry
+        if reset {
+            end(registry, through: fail)
+        } else {
+            for failure in registry.takeFailures() { fail(failure) }
+        }
     }
 }
 
@@ -74,10 +103,10 @@ extension MockRegistry {
     public func verify(
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
-        Lifecycle.report(
-            self,
-            fallback: MockNetwork.SourceLocation(
-                fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column)),
-            file: filePath, line: line)
+        let fallback = MockNetwork.SourceLocation(
+            fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column))
+        Lifecycle.report(self) { failure in
+            Reporter.fail(failure.message, at: failure.location, fallback: fallback, file: filePath, line: line)
+        }
     }
 }

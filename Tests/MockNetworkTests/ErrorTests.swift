@@ -55,7 +55,7 @@ final class ErrorTests: XCTestCase {
     func testInvalidStatusThrowsAClearErrorInsteadOfCrashing() async throws {
         XCTAssertThrowsError(try MockResponse.status(700)) { error in
             XCTAssertEqual(MockNetworkError(error), .invalidStatusCode(700))
-            XCTAssertTrue("\(error)".contains("700 is not an HTTP status code. Use a status in 100...599"), "\(error)")
+            XCTAssertTrue("\(error)".contains("700 is not an HTTP status code. Use a status in 200...599"), "\(error)")
         }
         XCTAssertThrowsError(try MockResponse.json("{}", status: 99))
         XCTAssertNoThrow(try MockResponse.json("{}", status: 599))

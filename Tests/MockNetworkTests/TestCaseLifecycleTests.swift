@@ -10,6 +10,8 @@ import XCTest
 /// Captures the failures XCTest would record, so a test can assert on what the library reports.
 class FailureCapturingTestCase: MockNetworkTestCase {
     var captured: [String] = []
+    /// Where each captured failure points: the file's name and the line (`nil` for none).
+    var capturedAt: [(file: String, line: Int)?] = []
     var capturing = false
 
     #if canImport(FoundationNetworking)
@@ -18,6 +20,7 @@ class FailureCapturingTestCase: MockNetworkTestCase {
         ) {
             if capturing {
                 captured.append(description)
+                capturedAt.append(((filePath as NSString).lastPathComponent, lineNumber))
             } else {
                 super.recordFailure(
                     withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
@@ -25,7 +28,13 @@ class FailureCapturingTestCase: MockNetworkTestCase {
         }
     #else
         override func record(_ issue: XCTIssue) {
-            if capturing { captured.append(issue.compactDescription) } else { super.record(issue) }
+            if capturing {
+                captured.append(issue.compactDescription)
+                capturedAt.append(
+                    issue.sourceCodeContext.location.map { ($0.fileURL.lastPathComponent, $0.lineNumber) })
+            } else {
+                super.record(issue)
+            }
         }
     #endif
 }

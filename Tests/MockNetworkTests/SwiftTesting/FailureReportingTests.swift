@@ -98,14 +98,16 @@ import Testing
         }
     }
 
-    @Test func currentOutsideTheTraitSaysHowToFixIt() {
+    @Test func currentOutsideTheTraitSaysHowToFixIt() throws {
+        let test = try #require(Test.current)
         withKnownIssue {
             _ = MockRegistry.current
         } matching: { issue in
             issue.comments.map(\.rawValue) == [
-                "MockNetwork: MockRegistry.current was read outside a test with the .mockNetwork trait, so there is "
-                    + "no registry for this test. Add the trait: @Test(.mockNetwork) or @Suite(.mockNetwork)."
-            ]
+                "MockNetwork: MockRegistry.current was read in currentOutsideTheTraitSaysHowToFixIt(), which does not "
+                    + "have the .mockNetwork trait, so there is no registry for it. Add the trait: @Test(.mockNetwork) "
+                    + "or @Suite(.mockNetwork)."
+            ] && issue.sourceLocation == test.sourceLocation
         }
     }
 }

@@ -1,0 +1,85 @@
+import Foundation
+import MockNetwork
+import MockNetworkTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Every request a test started is accounted for at its end, and the process-wide registry's
+/// failures reach the test that used it.
+@Suite struct LostFailureTraitTests {
+    static let slow = "https://api.example.com/slow-ping"
+    static let inFlight =
+        "MockNetwork: 1 request was still in flight when the test ended: GET \(slow). Await every request "
+        + "(or cancel it) before the test returns; delayed responses keep a request open."
+
+    /// Registers a handler that takes 300 ms, so the request is unanswered when the test returns.
+    static func registerSlow(_ mocks: MockRegistry) {
+        mocks.register(slow) { _ in
+            Thread.sleep(forTimeInterval: 0.3)
+            return try .status(204)
+        }
+    }
+
+    @Test func dataTaskResumedAndNotAwaitedIsReported() async throws {
+        let test = try #require(Test.current)
+        try await withKnownIssue {
+            try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
+                let mocks = MockRegistry.current
+                Self.registerSlow(mocks)
+                mocks.session.dataTask(with: try #require(URL(string: Self.slow))).resume()
+            }
+        } matching: { issue in
+            issue.comments.map(\.rawValue) == [Self.inFlight]
+        }
+    }
+
+    @Test func unstructuredTaskNotAwaitedIsReported() async throws {
+        let test = try #require(Test.current)
+        try await withKnownIssue {
+            try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
+                let mocks = MockRegistry.current
+                Self.registerSlow(mocks)
+                let url = try #require(URL(string: Self.slow))
+                Task { _ = try? await mocks.session.data(from: url) }
+            }
+        } matching: { issue in
+            issue.comments.map(\.rawValue) == [Self.inFlight]
+        }
+    }
+
+    @Test func verifyRightAfterResumeCountsTheRequest() async throws {
+        let mocks = MockRegistry()
+        Self.registerSlow(mocks)
+        let task = mocks.session.dataTask(with: try #require(URL(string: Self.slow)))
+        task.resume()
+        withKnownIssue {
+            mocks.verify()
+        } matching: { issue in
+            issue.comments.map(\.rawValue) == [Self.inFlight]
+        }
+        task.cancel()
+    }
+
+    @Test func processWideRegistryFailuresReachTheTestThatUsedIt() async throws {
+        let test = try #require(Test.current)
+        try await withKnownIssue {
+            try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
+                let configuration = URLSessionConfiguration.ephemeral
+                configuration.protocolClasses = [MockURLProtocol.self]
+                let tutorial = URLSession(configuration: configuration)
+                MockURLProtocol.registry.register("https://api.example.com/wired-trait") { _ in try .text("wired") }
+                let (data, _) = try await tutorial.data(
+                    from: try #require(URL(string: "https://api.example.com/wired-trait")))
+                #expect(String(decoding: data, as: UTF8.self) == "wired")
+                _ = try? await tutorial.data(from: try #require(URL(string: "https://api.example.com/unwired-trait")))
+                MockURLProtocol.registry.remove("https://api.example.com/wired-trait")
+            }
+        } matching: { issue in
+            issue.comments.first?.rawValue.hasPrefix(
+                "MockNetwork: no handler for GET https://api.example.com/unwired-trait.") == true
+        }
+    }
+}
