@@ -88,6 +88,20 @@ final class LostFailureTests: FailureCapturingTestCase {
         expectFailures = ["MockNetwork: no handler for GET https://api.example.com/unwired."]
     }
 
+    /// The README's "The tutorials' wiring", as it is there.
+    func testReadmeTutorialWiring() async throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [MockURLProtocol.self]
+        let session = URLSession(configuration: configuration)
+        let userURL = URL(string: "https://api.example.com/user")!
+        MockURLProtocol.registry.register(userURL) { request in
+            (HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!, Data("{}".utf8))
+        }
+        let (data, response) = try await session.data(from: userURL)
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), "{}")
+        XCTAssertEqual(try status(response), 200)
+    }
+
     func testProcessWideRegistryIsEmptiedBetweenTests() {
         // The test above registered /wired on it; the base class's tearDown emptied it.
         XCTAssertFalse(MockURLProtocol.registry.registered.contains("https://api.example.com/wired"))
