@@ -21,6 +21,10 @@ extension MockRegistry {
         var logNumber = 0
         /// The request this answers, after any redirects: what goes to the network on a pass-through.
         var request: URLRequest?
+        /// For a redirect to follow: the chain at the request it leads to. The protocol asks the session
+        /// delegate (or, on Apple platforms, Foundation) whether to follow it; the answer itself is the
+        /// redirect response, delivered as it is when the redirect is not followed.
+        var next: Chain?
     }
 
     /// A request on its way through the handlers: where it stands in a chain of redirects.
@@ -60,13 +64,14 @@ extension MockRegistry.Core {
     typealias Route = MockRegistry.Route
     typealias CachedResponse = MockRegistry.CachedResponse
 
-    /// Records the chain's request and answers it from the handlers, following redirects.
+    /// Records the chain's request and answers it from the handlers. A redirect to follow comes back
+    /// with ``MockRegistry/Answer/next``, the chain at the request it leads to: call this again with it.
     ///
     /// With `inline` (on Foundation's queue, where no user code may run), it stops before the first
     /// step that would run user code (a handler, a `.when` predicate) or build an unmatched report,
     /// and returns `nil` with `chain` where it stopped: call it again, without `inline`, elsewhere.
     func answer(_ chain: inout Chain, inline: Bool = false) -> Answer? {
-        while chain.hops <= MockRegistry.redirectLimit {
+        if chain.hops <= MockRegistry.redirectLimit {
             let found: (answer: Answer, follow: Bool)?
             if let picked = chain.picked {
                 chain.picked = nil
@@ -85,20 +90,28 @@ extension MockRegistry.Core {
                 answer.request = chain.request
                 return answer
             }
-            chain.delay += step.answer.delay
-            chain.hops += 1
-            let method = chain.request.httpMethod ?? "GET"
+            // Each redirect is a step of its own: its delay passes, and the session delegate is asked,
+            // before the request it leads to is made (and its handler runs), as on the wire.
+            var answer = step.answer
+            answer.delay += chain.delay
+            answer.request = chain.request
+            var following = chain
+            following.delay = 0
+            following.hops += 1
+            let method = following.request.httpMethod ?? "GET"
             let becomesGET =
                 (response.statusCode == 303 && method != "HEAD")
                 || ([301, 302].contains(response.statusCode) && method == "POST")
-            chain.request.url = next
+            following.request.url = next
             if becomesGET {
-                chain.request.httpMethod = "GET"
-                chain.request.httpBody = nil
-                chain.body = Data()
-                chain.request.setValue(nil, forHTTPHeaderField: "Content-Type")
-                chain.request.setValue(nil, forHTTPHeaderField: "Content-Length")
+                // As Foundation does: the body goes, the other header fields stay.
+                following.request.httpMethod = "GET"
+                following.request.httpBody = nil
+                following.body = Data()
+                following.request.setValue(nil, forHTTPHeaderField: "Content-Length")
             }
+            answer.next = following
+            return answer
         }
         return Answer(
             result: .failure(
@@ -215,14 +228,27 @@ extension MockRegistry.Core {
             return (Answer(result: .success((response, data))), true)
         case .mock(let mock):
             if let error = mock.error { return (Answer(result: .failure(error), delay: mock.delay), false) }
-            guard let response = httpResponse(url, mock.status, mock.headers) else {
+            let (headers, body) = Self.framed(mock, method: recorded.method)
+            guard let response = httpResponse(url, mock.status, headers) else {
                 return (Answer(result: .failure(URLError(.badServerResponse))), false)
             }
             return (
-                Answer(result: .success((response, mock.body)), delay: mock.delay, chunkSize: mock.chunkSize),
+                Answer(result: .success((response, body)), delay: mock.delay, chunkSize: mock.chunkSize),
                 mock.followsRedirects
             )
         }
+    }
+
+    /// The headers and body a server sends for `mock`: a `Content-Length` unless the handler set one,
+    /// and no body for `HEAD` (whose `Content-Length` is still the body's) or for 204 and 304,
+    /// which have neither.
+    static func framed(_ mock: MockResponse, method: String) -> (headers: [String: String], body: Data) {
+        if mock.status == 204 || mock.status == 304 { return (mock.headers, Data()) }
+        var headers = mock.headers
+        if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Length") == .orderedSame }) {
+            headers["Content-Length"] = String(mock.body.count)
+        }
+        return (headers, method == "HEAD" ? Data() : mock.body)
     }
 
     /// Notes in the log what the request numbered `number` got.

@@ -32,6 +32,8 @@ struct Exchange {
     var stopped = false
     var waiting = Waiting.handler
     weak var registry: MockRegistry.Core?
+    /// The configuration the registry made for the session: its timeouts, headers and cookies.
+    var configuration: URLSessionConfiguration?
     /// The request's timeout in seconds (`.infinity` for none), and when it ends.
     var timeout: TimeInterval = .infinity
     var deadline = DispatchTime.distantFuture

@@ -38,7 +38,7 @@ public class MockURLProtocol: URLProtocol {
     //    re-entered through `task.resume()`; on Apple platforms on the thread that ran `startLoading`.
     //    MockNetwork enforces the request's timeout meanwhile.
 
-    private let exchange = Locked(Exchange())
+    let exchange = Locked(Exchange())
 
     /// Takes every request, whatever its scheme: a request no handler matches fails instead of
     /// reaching the network.
@@ -109,9 +109,12 @@ public class MockURLProtocol: URLProtocol {
             finishNow(MockRegistry.Answer(result: .failure(error)))
             return
         }
-        var request = self.request
+        var request = SessionBehaviours.prepared(self.request, configuration: configuration)
         if request.httpBodyStream != nil { request.httpBodyStream = nil }
         if !body.isEmpty { request.httpBody = body }
+        #if canImport(FoundationNetworking)
+            if !body.isEmpty { reportUpload(of: body.count) }
+        #endif
 
         // In flight from here until delivered or cancelled.
         let this = WeakProtocol(self)
@@ -121,6 +124,7 @@ public class MockURLProtocol: URLProtocol {
         let timeout = Timeouts.timeout(of: request, configuration: configuration)
         exchange.withLock { exchange in
             exchange.registry = registry
+            exchange.configuration = configuration
             exchange.timeout = timeout
             if timeout < .infinity { exchange.deadline = .now() + timeout }
             #if !canImport(FoundationNetworking)
@@ -158,7 +162,10 @@ public class MockURLProtocol: URLProtocol {
 
     /// Takes `answer` on to the client: through the network, a session delegate's challenge or a
     /// delay first when it asks for one.
-    private func proceed(_ answer: MockRegistry.Answer, _ registry: MockRegistry.Core, attempt: Int, inline: Bool) {
+    func proceed(_ answer: MockRegistry.Answer, _ registry: MockRegistry.Core, attempt: Int, inline: Bool) {
+        if case .success(let (response, _)) = answer.result {
+            SessionBehaviours.storeCookies(of: response, configuration: exchange.withLock { $0.configuration })
+        }
         if answer.passToNetwork {
             passToNetwork(answer.request ?? request, registry: registry, number: answer.logNumber)
             return
@@ -170,14 +177,29 @@ public class MockURLProtocol: URLProtocol {
             return
         }
         if answer.delay > 0 {
-            wait(answer)
+            wait(answer, registry)
             return
+        }
+        afterWait(answer, registry, inline: inline)
+    }
+
+    /// Once an answer's delay has passed: a redirect to follow goes to the session delegate (or, on
+    /// Apple platforms, to Foundation); anything else to the client.
+    private func afterWait(_ answer: MockRegistry.Answer, _ registry: MockRegistry.Core, inline: Bool = false) {
+        if let next = answer.next, case .success(let (response, _)) = answer.result {
+            #if canImport(FoundationNetworking)
+                redirect(answer, response, to: next, registry)
+                return
+            #else
+                // Delivered with `wasRedirectedTo`: Foundation asks the delegate and loads the new request.
+                _ = (response, next)
+            #endif
         }
         wake(with: answer, inline: inline)
     }
 
     /// Delivers `answer` after its delay, or fails at the request's timeout if that comes first.
-    private func wait(_ answer: MockRegistry.Answer) {
+    private func wait(_ answer: MockRegistry.Answer, _ registry: MockRegistry.Core) {
         let this = WeakProtocol(self)
         let (remaining, timeout, token): (TimeInterval, TimeInterval, Int?) = exchange.withLock { exchange in
             exchange.waiting = .delay
@@ -206,7 +228,7 @@ public class MockURLProtocol: URLProtocol {
                         ])))
             delay = remaining
         }
-        let wake = DispatchWorkItem { [answer] in this.value?.wake(with: answer) }
+        let wake = DispatchWorkItem { [answer] in this.value?.afterWait(answer, registry) }
         let started = exchange.withLock { exchange in
             guard exchange.isWorking else { return false }
             exchange.delay = wake
@@ -216,7 +238,7 @@ public class MockURLProtocol: URLProtocol {
     }
 
     /// Fails the request with `URLError(.timedOut)` at its deadline, unless answered before.
-    private func armTimeout(waitingFor waiting: Exchange.Waiting) {
+    func armTimeout(waitingFor waiting: Exchange.Waiting) {
         let this = WeakProtocol(self)
         let deadline: DispatchTime? = exchange.withLock { exchange in
             exchange.waiting = waiting
@@ -260,7 +282,7 @@ public class MockURLProtocol: URLProtocol {
 
     /// Keeps `answer` and gets back to where the client may be called, to deliver it there.
     /// Later answers (a handler that returns after the timeout) are ignored.
-    private func wake(with answer: MockRegistry.Answer, inline: Bool = false) {
+    func wake(with answer: MockRegistry.Answer, inline: Bool = false) {
         let (deliver, token) = exchange.withLock { $0.ready(answer) }
         if let token { Deadlines.shared.cancel(token) }
         guard deliver else { return }
@@ -297,6 +319,13 @@ public class MockURLProtocol: URLProtocol {
             var response = response
             #if canImport(FoundationNetworking)
                 if BasicChallenge(response) != nil { response = BasicChallenge.withoutChallenge(response) }
+            #endif
+            #if !canImport(FoundationNetworking)
+                if let next = answer.next {
+                    // Foundation asks the session delegate, and loads the new request (in a new protocol,
+                    // answered by the handlers) unless told not to; then it stops this one.
+                    client?.urlProtocol(self, wasRedirectedTo: next.request, redirectResponse: response)
+                }
             #endif
             client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
             if let size = answer.chunkSize, data.count > size, wantsChunks {
@@ -455,7 +484,7 @@ public class MockURLProtocol: URLProtocol {
 /// `@unchecked Sendable` because `URLProtocol` is not `Sendable`; what those threads do with the
 /// instance is safe: they read and write its exchange under its lock, call `task?.resume()`
 /// (Foundation locks inside), and on Apple platforms hand delivery to the client's thread.
-private struct WeakProtocol: @unchecked Sendable {
+struct WeakProtocol: @unchecked Sendable {
     weak var value: MockURLProtocol?
     init(_ value: MockURLProtocol) { self.value = value }
 }

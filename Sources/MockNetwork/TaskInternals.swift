@@ -19,7 +19,15 @@ enum TaskInternals {
         /// What decides is the behaviour the session filed the task under: `callDelegate`.
         static func deliversEveryChunk(_ task: URLSessionTask?) -> Bool {
             guard let task, task is URLSessionDataTask, let session = session(of: task),
-                session.delegate is URLSessionDataDelegate,
+                session.delegate is URLSessionDataDelegate
+            else { return false }
+            return callsDelegate(task)
+        }
+
+        /// Whether the session filed `task` under `callDelegate`: its events go to the session's
+        /// delegate (no completion handler, not the async forms).
+        static func callsDelegate(_ task: URLSessionTask) -> Bool {
+            guard let session = session(of: task),
                 let registry = child(of: session, named: "taskRegistry"),
                 let behaviours = child(of: registry, named: "behaviours") as? [Int: Any],
                 let behaviour = behaviours[task.taskIdentifier]

@@ -59,8 +59,11 @@ final class CurlCommandTests: XCTestCase {
     func testBodyThatIsNotUTF8IsWrittenWithHexEscapes() async throws {
         let request = try await recorded(
             "POST", "https://api.example.com/blob", body: Data([0xFF, 0x41, 0x27, 0x5C, 0x0A, 0x80]))
+        // A POST body without a type gets Foundation's default, as on the wire.
         XCTAssertEqual(
-            request.curlCommand, #"curl -X POST --data-binary $'\xffA\'\\\x0a\x80' 'https://api.example.com/blob'"#)
+            request.curlCommand,
+            #"curl -X POST -H 'Content-Type: application/x-www-form-urlencoded' --data-binary $'\xffA\'\\\x0a\x80' 'https://api.example.com/blob'"#
+        )
     }
 
     func testMultiLineTextBodyStaysInSingleQuotes() async throws {

@@ -35,17 +35,20 @@ final class LoopbackServer: Sendable {
         var headers: [(String, String)]
         /// The body bytes (not sent for `HEAD` requests or statuses 1xx, 204 and 304).
         var body: Data
+        /// Seconds the server waits before answering (at most the connection's read timeout).
+        var delay: TimeInterval
 
         /// An answer with the given status, headers and body bytes.
-        init(status: Int = 200, headers: [(String, String)] = [], body: Data = Data()) {
+        init(status: Int = 200, headers: [(String, String)] = [], body: Data = Data(), delay: TimeInterval = 0) {
             self.status = status
             self.headers = headers
             self.body = body
+            self.delay = delay
         }
 
         /// An answer whose body is `text` in UTF-8.
-        init(status: Int = 200, headers: [(String, String)] = [], text: String) {
-            self.init(status: status, headers: headers, body: Data(text.utf8))
+        init(status: Int = 200, headers: [(String, String)] = [], text: String, delay: TimeInterval = 0) {
+            self.init(status: status, headers: headers, body: Data(text.utf8), delay: delay)
         }
     }
 
@@ -338,8 +341,16 @@ extension LoopbackServer {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { continue }  // EAGAIN, ECONNABORTED, EINTR...: poll again.
             accepted += 1
-            serveConnection(client, context: context)
-            _ = close(client)
+            if let reader = serveConnection(client, context: context) {
+                // Waiting for the client to close happens beside the next connection, not before it.
+                DispatchQueue(label: "LoopbackServer.drain").async {
+                    var reader = reader
+                    reader.drain(milliseconds: 1000)
+                    _ = close(client)
+                }
+            } else {
+                _ = close(client)
+            }
         }
     }
 }
@@ -353,7 +364,8 @@ extension LoopbackServer {
         case closed
     }
 
-    private static func serveConnection(_ fd: Int32, context: Context) {
+    /// Serves one request; returns the reader to drain before closing, once the answer is out.
+    private static func serveConnection(_ fd: Int32, context: Context) -> Reader? {
         // Darwin hands out accepted sockets with the listener's O_NONBLOCK; reads here wait with `poll`,
         // writes block (bounded by SO_SNDTIMEO).
         let flags = fcntl(fd, F_GETFL)
@@ -370,7 +382,7 @@ extension LoopbackServer {
         var sendsBody = true
         switch readRequest(&reader) {
         case .closed:
-            return
+            return nil
         case .malformed(let status, let reason):
             response = Response(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], text: reason)
         case .request(let request):
@@ -383,11 +395,12 @@ extension LoopbackServer {
                     text: "no route for \(request.method) \(request.target)")
             sendsBody = request.method != "HEAD"
         }
-        guard sendAll(encode(response, sendsBody: sendsBody), to: fd) else { return }
-        // Half-close, then read until the client closes, so no unread bytes turn the close into a reset that
-        // could destroy the answer before the client reads it.
+        if response.delay > 0 { Thread.sleep(forTimeInterval: min(response.delay, ioTimeoutSeconds)) }
+        guard sendAll(encode(response, sendsBody: sendsBody), to: fd) else { return nil }
+        // Half-close, then (the caller) read until the client closes, so no unread bytes turn the close
+        // into a reset that could destroy the answer before the client reads it.
         _ = shutdown(fd, Int32(SHUT_WR))
-        reader.drain(milliseconds: 1000)
+        return reader
     }
 
     private static func readRequest(_ reader: inout Reader) -> Outcome {
@@ -519,7 +532,7 @@ extension LoopbackServer {
     }
 
     /// Reads a connection's bytes as they arrive, in however many segments, never waiting past its deadline.
-    private struct Reader {
+    private struct Reader: Sendable {
         let fd: Int32
         let context: Context
         /// Reading the request gives up at this time: a few seconds after the connection was accepted, or

@@ -1,0 +1,42 @@
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Client code run against a real HTTP server on 127.0.0.1 and against MockNetwork sees the same.
+final class ParityTests: XCTestCase {
+    func testEveryScenarioLooksTheSameAgainstTheServerAndTheMock() async throws {
+        let scenarios = ParityScenarios.all
+        var identical = 0
+        var documented = 0
+        for scenario in scenarios {
+            let start = Date()
+            let (server, mock) = try await ParityHarness.observe(scenario)
+            let took = Date().timeIntervalSince(start)
+            if took > 2 { print("parity: \(scenario.name) took \(String(format: "%.1f", took)) s") }
+            let differences = server.differences(from: mock)
+            if differences.isEmpty, scenario.pinned.isEmpty {
+                identical += 1
+                continue
+            }
+            if !scenario.pinned.isEmpty, differences == scenario.pinned {
+                documented += 1
+                continue
+            }
+            XCTFail(
+                """
+                \(scenario.name): differs in \(differences)\(scenario.pinned.isEmpty ? "" : " (pinned: \(scenario.pinned))")
+                server:
+                  \(server)
+                mock:
+                  \(mock)
+                """)
+        }
+        print(
+            "parity: \(scenarios.count) scenarios, \(identical) identical, \(documented) documented differences"
+                + (identical + documented == scenarios.count
+                    ? "" : ", \(scenarios.count - identical - documented) failing"))
+    }
+}
