@@ -17,6 +17,9 @@ final class ParityTests: XCTestCase {
             let took = Date().timeIntervalSince(start)
             if took > 2 { print("parity: \(scenario.name) took \(String(format: "%.1f", took)) s") }
             let differences = server.differences(from: mock)
+            if ProcessInfo.processInfo.environment["PARITY_SHOW"] == scenario.name {
+                print("parity: \(scenario.name)\nserver:\n  \(server)\nmock:\n  \(mock)")
+            }
             if differences.isEmpty, scenario.pinned.isEmpty {
                 identical += 1
                 continue
