@@ -128,7 +128,6 @@ extension MockRegistry.Core {
     private func answerOnce(_ chain: inout Chain, inline: Bool) -> (answer: Answer, follow: Bool)? {
         let (request, body) = (chain.request, chain.body)
         let recorded = RecordedRequest(request, body: body)
-        let limit = requestLogLimit
         var number = 0
         typealias Chosen = (responder: @Sendable (URLRequest) throws -> Reply, location: SourceLocation)
         enum Pick {
@@ -146,12 +145,12 @@ extension MockRegistry.Core {
             case .userCode: return .userCode
             case .none:
                 if inline { return .userCode }
-                number = state.log(recorded, limit: limit)
+                number = state.log.append(recorded)
                 return .unmatched
             case .route(let best):
                 route = best
             }
-            number = state.log(recorded, limit: limit)
+            number = state.log.append(recorded)
             route.calls += 1
             let index = route.calls - 1
             let chosen: Chosen
@@ -228,27 +227,33 @@ extension MockRegistry.Core {
             return (Answer(result: .success((response, data))), true)
         case .mock(let mock):
             if let error = mock.error { return (Answer(result: .failure(error), delay: mock.delay), false) }
-            let (headers, body) = Self.framed(mock, method: recorded.method)
-            guard let response = httpResponse(url, mock.status, headers) else {
+            guard let response = httpResponse(url, mock) else {
                 return (Answer(result: .failure(URLError(.badServerResponse))), false)
             }
             return (
-                Answer(result: .success((response, body)), delay: mock.delay, chunkSize: mock.chunkSize),
+                Answer(
+                    result: .success((response, Self.body(of: mock, method: recorded.method))), delay: mock.delay,
+                    chunkSize: mock.chunkSize),
                 mock.followsRedirects
             )
         }
     }
 
-    /// The headers and body a server sends for `mock`: a `Content-Length` unless the handler set one,
-    /// and no body for `HEAD` (whose `Content-Length` is still the body's) or for 204 and 304,
-    /// which have neither.
-    static func framed(_ mock: MockResponse, method: String) -> (headers: [String: String], body: Data) {
-        if mock.status == 204 || mock.status == 304 { return (mock.headers, Data()) }
+    /// The headers a server sends for `mock`: a `Content-Length` unless the handler set one, except
+    /// for 204 and 304, which have no body (a `HEAD` response keeps the length of the body it leaves out).
+    static func framedHeaders(_ mock: MockResponse) -> [String: String] {
+        if mock.status == 204 || mock.status == 304 { return mock.headers }
         var headers = mock.headers
-        if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Length") == .orderedSame }) {
+        // (`caseInsensitiveCompare` goes through NSString on Linux: thousands of instructions a key.)
+        if !headers.keys.contains(where: { $0.utf8.count == 14 && $0.lowercased() == "content-length" }) {
             headers["Content-Length"] = String(mock.body.count)
         }
-        return (headers, method == "HEAD" ? Data() : mock.body)
+        return headers
+    }
+
+    /// The body a server sends for `mock`: none for `HEAD`, 204 and 304.
+    static func body(of mock: MockResponse, method: String) -> Data {
+        mock.status == 204 || mock.status == 304 || method == "HEAD" ? Data() : mock.body
     }
 
     /// Notes in the log what the request numbered `number` got.
@@ -259,16 +264,20 @@ extension MockRegistry.Core {
     /// An `HTTPURLResponse`, reused while a URL keeps getting the same status and headers:
     /// on Linux, making one with a `Content-Type` costs more than the rest of a request's answer.
     /// (The response is immutable, so handing the same one to several requests is safe.)
-    private func httpResponse(_ url: URL, _ status: Int, _ headers: [String: String]) -> HTTPURLResponse? {
+    private func httpResponse(_ url: URL, _ mock: MockResponse) -> HTTPURLResponse? {
         let key = url.absoluteString
         let cached = state.withLock { $0.responses[key] }
-        if let cached, cached.status == status, cached.headers == headers { return cached.response }
+        if let cached, cached.status == mock.status, cached.length == mock.body.count, cached.headers == mock.headers {
+            return cached.response
+        }
         guard
-            let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
+            let response = HTTPURLResponse(
+                url: url, statusCode: mock.status, httpVersion: "HTTP/1.1", headerFields: Self.framedHeaders(mock))
         else { return nil }
         state.withLock { state in
             if state.responses.count >= 1_000 { state.responses.removeAll(keepingCapacity: true) }
-            state.responses[key] = CachedResponse(status: status, headers: headers, response: response)
+            state.responses[key] = CachedResponse(
+                status: mock.status, headers: mock.headers, length: mock.body.count, response: response)
         }
         return response
     }

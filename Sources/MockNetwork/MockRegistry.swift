@@ -278,9 +278,8 @@ public final class MockRegistry: Sendable {
             // Requests answered after the reset are numbered past the old log, so their answers
             // do not land on a new request's entry.
             let (inFlight, nextID) = (state.inFlight, state.nextID)
-            let logged = state.requestsBefore + state.requests.count
-            state = State()
-            (state.inFlight, state.nextID, state.requestsBefore) = (inFlight, nextID, logged)
+            state = State(logLimit: state.log.limit, logged: state.log.total)
+            (state.inFlight, state.nextID) = (inFlight, nextID)
         }
     }
 
@@ -289,8 +288,7 @@ public final class MockRegistry: Sendable {
     /// The requests this registry received, answered or not, in the order they arrived: all of
     /// them, or the latest ``requestLogLimit`` when there were more.
     public var requests: [RecordedRequest] {
-        let limit = requestLogLimit
-        return state.withLock { Array($0.requests.suffix(limit)) }
+        state.withLock { $0.log.all }
     }
 
     /// The handlers' descriptions (`GET https://…`), in the order they were registered.

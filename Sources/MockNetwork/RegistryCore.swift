@@ -13,13 +13,14 @@ extension MockRegistry {
         let protocolClass: URLProtocol.Type
         let unmatched: Unmatched
         let requestLogLimit: Int
-        let state = Locked(State())
+        let state: Locked<State>
         private let context = Locked<ContextBox?>(nil)
 
         init(protocolClass: URLProtocol.Type, unmatched: Unmatched, requestLogLimit: Int) {
             self.protocolClass = protocolClass
             self.unmatched = unmatched
             self.requestLogLimit = requestLogLimit
+            state = Locked(State(logLimit: requestLogLimit))
         }
 
         func record(_ failure: MockFailure) {

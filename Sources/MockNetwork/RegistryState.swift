@@ -36,13 +36,11 @@ extension MockRegistry {
             self.repeatsLast = repeatsLast
             self.expectedCalls = expectedCalls
             self.location = location
+            if case .url(let url, _) = match.target { urlKey = URLKeys.key(url, .exact) } else { urlKey = nil }
         }
 
-        /// The exact-URL key of a URL route, `nil` for patterns.
-        var urlKey: String? {
-            if case .url(let url, _) = match.target { return URLKeys.key(url, .exact) }
-            return nil
-        }
+        /// The exact-URL key of a URL route, `nil` for patterns (worked out once).
+        let urlKey: String?
     }
 
     /// The routes filed under one URL key: most URLs have one, so that one needs no array.
@@ -60,7 +58,9 @@ extension MockRegistry {
 
     struct CachedResponse: Sendable {
         let status: Int
+        /// The handler's headers, before `Content-Length` was added for a body of `length` bytes.
         let headers: [String: String]
+        let length: Int
         let response: HTTPURLResponse
     }
 
@@ -69,32 +69,27 @@ extension MockRegistry {
     struct State: Sendable {
         var routes: [Int: Route] = [:]
         var byURL: [RequestMatch.Query: [String: Bucket]] = [:]
+        /// URL routes by the exact key of their URL, whatever their query matching: what `remove` finds.
+        var byExactKey: [String: [Int]] = [:]
+        /// Pattern routes in the order registered; ids of replaced ones stay until the list is compacted.
         var patterns: [Int] = []
+        /// Pattern routes by signature, to replace one registered again without a search.
+        var patternBySignature: [String: Int] = [:]
         var nextID = 0
-        var requests: [RecordedRequest] = []
-        /// How many requests were logged before `requests[0]`: dropped by the log's limit, or by a reset.
-        var requestsBefore = 0
+        var log: RequestLog
         var failures: [MockFailure] = []
         var inFlight: [Int: InFlight] = [:]
         var responses: [String: CachedResponse] = [:]
         /// The archive this registry replays or records, if any.
         var archive: ArchiveBinding?
 
-        /// Logs `request`, keeping the latest `limit` or more, and returns its number in the log.
-        mutating func log(_ request: RecordedRequest, limit: Int) -> Int {
-            requests.append(request)
-            let number = requestsBefore + requests.count - 1
-            if requests.count >= 2 * limit {
-                requests.removeFirst(limit)
-                requestsBefore += limit
-            }
-            return number
+        init(logLimit: Int, logged: Int = 0) {
+            log = RequestLog(limit: logLimit, dropped: logged)
         }
 
         /// Notes what the request numbered `number` got, if it is still in the log.
         mutating func settle(_ number: Int, _ outcome: RecordedRequest.Outcome) {
-            let index = number - requestsBefore
-            if index >= 0, index < requests.count { requests[index].outcome = outcome }
+            log.update(number) { $0.outcome = outcome }
         }
 
         mutating func insert(_ route: Route) {
@@ -108,34 +103,40 @@ extension MockRegistry {
                     if let signature = route.match.signature,
                         let same = ids.firstIndex(where: { routes[$0]?.match.signature == signature })
                     {
-                        routes[ids.remove(at: same)] = nil
+                        let replaced = ids.remove(at: same)
+                        routes[replaced] = nil
+                        byExactKey[URLKeys.key(url, .exact)]?.removeAll { $0 == replaced }
                     }
                     byURL[query]?[key] = ids.isEmpty ? .one(route.id) : .many(ids + [route.id])
                 }
+                byExactKey[query == .exact ? key : URLKeys.key(url, .exact), default: []].append(route.id)
             case .pattern:
-                if !patterns.isEmpty, let signature = route.match.signature,
-                    let same = patterns.firstIndex(where: { routes[$0]?.match.signature == signature })
+                if let signature = route.match.signature,
+                    let replaced = patternBySignature.updateValue(route.id, forKey: signature)
                 {
-                    routes[patterns[same]] = nil
-                    patterns.remove(at: same)
+                    routes[replaced] = nil
                 }
                 patterns.append(route.id)
+                // Compacted when replaced routes are most of the list, so it stays linear in the live ones.
+                if patterns.count > 64, patterns.count > 2 * patternBySignature.count + 2 {
+                    patterns.removeAll { routes[$0] == nil && $0 != route.id }
+                }
             case .invalid:
                 return
             }
             routes[route.id] = route
         }
 
+        /// Removes the URL routes registered for exactly `url`, whatever their other rules.
         mutating func remove(url: String) {
-            let key = URLKeys.key(url, .exact)
-            for (id, route) in routes where route.urlKey == key {
-                routes[id] = nil
-            }
-            for query in byURL.keys {
-                for (key, bucket) in byURL[query] ?? [:] {
-                    let ids = bucket.ids.filter { routes[$0] != nil }
-                    byURL[query]?[key] = ids.isEmpty ? nil : ids.count == 1 ? .one(ids[0]) : .many(ids)
-                }
+            guard let ids = byExactKey.removeValue(forKey: URLKeys.key(url, .exact)) else { return }
+            for id in ids {
+                guard let route = routes.removeValue(forKey: id),
+                    case .url(let registered, let query) = route.match.target
+                else { continue }
+                let key = URLKeys.key(registered, query)
+                let left = byURL[query]?[key]?.ids.filter { $0 != id } ?? []
+                byURL[query]?[key] = left.isEmpty ? nil : left.count == 1 ? .one(left[0]) : .many(left)
             }
         }
 

@@ -13,31 +13,54 @@ extension MockRegistry.Core {
             archive == nil
             ? "MockNetwork: no handler for \(request.method) \(shown)"
             : "MockNetwork: no entry for \(request.method) \(shown) in the archive"
-        let registered = state.withLock { state in state.routes.values.sorted { $0.id < $1.id } }
+        let (registered, count, fitting) = state.withLock { state in
+            // The first ten registered, for the list; the routes whose URL fits, from the index.
+            var first: [Route] = []
+            for route in state.routes.values where first.count < 10 || route.id < first[9].id {
+                first.insert(route, at: first.firstIndex { $0.id > route.id } ?? first.count)
+                if first.count > 10 { first.removeLast() }
+            }
+            return (first, state.routes.count, Self.urlFitting(request, in: state))
+        }
         var lines = [summary + (archive.map { " \($0.file.path)." } ?? ".")]
         // Reported at the nearest registration, where the fix most likely goes.
         var near: SourceLocation?
-        if registered.isEmpty {
+        if count == 0 {
             lines.append("Nothing is registered.")
         } else {
-            // A handler whose URL fits first; then fewest failing rules; then the longest common start of the URL.
-            let requestedText = Array(request.url.absoluteString.utf8)
-            var nearest: (route: Route, why: [String], rank: (Int, Int, Int))?
-            for route in registered {
-                let why = route.match.mismatches(request.request, url: request.url, body: request.body)
-                let urlFits = why.count == route.match.ruleMismatches(request.request, body: request.body).count
-                let rank = (urlFits ? 0 : 1, why.count, -Self.commonPrefix(requestedText, route.urlKey ?? ""))
-                if let best = nearest, best.rank <= rank { continue }
-                nearest = (route, why, rank)
+            // A handler whose URL fits first (fewest failing rules); else the longest common start of
+            // the URL. Only the nearest one's differences are worked out.
+            let nearest: Route?
+            if !fitting.isEmpty {
+                nearest = fitting.min { a, b in
+                    a.match.ruleMismatches(request.request, body: request.body).count
+                        < b.match.ruleMismatches(request.request, body: request.body).count
+                }
+            } else {
+                let requestedText = Array(request.url.absoluteString.utf8)
+                nearest = state.withLock { state in
+                    var best: (route: Route, prefix: Int)?
+                    for route in state.routes.values {
+                        let prefix = Self.commonPrefix(requestedText, route.urlKey ?? route.match.description)
+                        if let current = best,
+                            current.prefix > prefix || current.prefix == prefix && current.route.id < route.id
+                        {
+                            continue
+                        }
+                        best = (route, prefix)
+                    }
+                    return best?.route
+                }
             }
-            if let (route, why, _) = nearest {
+            if let route = nearest {
                 near = route.location
+                let why = route.match.mismatches(request.request, url: request.url, body: request.body)
                 lines.append(
                     "Nearest: \(MockRegistry.shortened(route.match.description)) (\(why.joined(separator: "; ")))")
             }
-            lines.append("Registered (\(registered.count)):")
-            lines += registered.prefix(10).map { "  \(MockRegistry.shortened($0.match.description))" }
-            if registered.count > 10 { lines.append("  … and \(registered.count - 10) more") }
+            lines.append("Registered (\(count)):")
+            lines += registered.map { "  \(MockRegistry.shortened($0.match.description))" }
+            if count > 10 { lines.append("  … and \(count - 10) more") }
         }
         if let archive {
             lines.append(
@@ -56,6 +79,26 @@ extension MockRegistry.Core {
                     + " (nothing registered matches; see the test's failure for the nearest match).",
                 NSURLErrorFailingURLErrorKey: request.url,
             ])
+    }
+
+    /// The routes whose URL (or host and path pattern) fits the request, so that only their other
+    /// rules failed: found through the index, not by trying every route.
+    private static func urlFitting(_ request: RecordedRequest, in state: MockRegistry.State) -> [Route] {
+        var out: [Route] = []
+        let absolute = request.url.absoluteString
+        for (query, index) in state.byURL {
+            for id in index[URLKeys.key(absolute, query)]?.ids ?? [] {
+                if let route = state.routes[id] { out.append(route) }
+            }
+        }
+        for id in state.patterns {
+            guard let route = state.routes[id] else { continue }
+            let urlFails =
+                route.match.mismatches(request.request, url: request.url, body: request.body).count
+                != route.match.ruleMismatches(request.request, body: request.body).count
+            if !urlFails { out.append(route) }
+        }
+        return out
     }
 
     private static func commonPrefix(_ a: [UInt8], _ b: String) -> Int {

@@ -165,6 +165,31 @@ do {
                 format: "%.1f MB → %.1f MB (%+.1f MB)", Double(before) / 1e6, Double(after) / 1e6,
                 Double(after - before) / 1e6))
 
+    // 7-9. Registering patterns, removing one URL among many, and an unmatched request among many.
+    let patterns = MockRegistry()
+    let registeringPatterns = await seconds {
+        for index in 0..<2_000 {
+            patterns.register(.host("host\(index).example.com", path: "/v1/*")) { _ in try .text("p") }
+        }
+    }
+    print(pad("7 registering 2,000 host/path patterns") + String(format: "%9.2f ms", registeringPatterns * 1e3))
+    let removals = 1_000
+    let removing = await seconds {
+        for index in 0..<removals { many.remove(addresses[index]) }
+    }
+    print(
+        pad("8 remove(url) with 10,000 registered, per call")
+            + String(format: "%9.2f µs", removing / Double(removals) * 1e6))
+    guard let nowhere = URL(string: "https://api.example.com/nowhere") else { exit(1) }
+    var unmatchedTimes: [Double] = []
+    for _ in 0..<5 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        _ = try? await many.session.data(from: nowhere)
+        unmatchedTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    _ = many.takeFailures()
+    print(pad("9 an unmatched request with 9,000 handlers") + String(format: "%9.2f ms", median(unmatchedTimes) * 1e3))
+
     print("")
     let ratios = rows.map { row in
         "row \(row.0.prefix(while: { $0 != " " })) " + String(format: "%.2f×", row.1 / rows[0].1)

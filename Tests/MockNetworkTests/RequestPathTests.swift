@@ -113,6 +113,8 @@ final class RequestPathTests: XCTestCase {
         await fulfillment(of: [done], timeout: 5)
         XCTAssertNil(outcome.current.1)
         XCTAssertEqual(outcome.current.0.map { String(decoding: $0, as: UTF8.self) }, "body")
+        // Foundation marks the task completed just after the completion handler returns.
+        for _ in 0..<500 where task.state != .completed { try await Task.sleep(nanoseconds: 2_000_000) }
         XCTAssertEqual(task.state, .completed)
     }
 
