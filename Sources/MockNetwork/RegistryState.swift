@@ -37,10 +37,17 @@ extension MockRegistry {
             self.expectedCalls = expectedCalls
             self.location = location
             if case .url(let url, _) = match.target { urlKey = URLKeys.key(url, .exact) } else { urlKey = nil }
+            if case .pattern(let host, let path) = match.target {
+                pattern = CompiledPattern(host: host, path: path)
+            } else {
+                pattern = nil
+            }
         }
 
         /// The exact-URL key of a URL route, `nil` for patterns (worked out once).
         let urlKey: String?
+        /// A pattern route's host and path, compiled once.
+        let pattern: CompiledPattern?
     }
 
     /// The routes filed under one URL key: most URLs have one, so that one needs no array.
@@ -73,6 +80,11 @@ extension MockRegistry {
         var byExactKey: [String: [Int]] = [:]
         /// Pattern routes in the order registered; ids of replaced ones stay until the list is compacted.
         var patterns: [Int] = []
+        /// The same, filed by host for patterns whose host has no `*`, and in one list for the others.
+        var patternsByHost: [String: [Int]] = [:]
+        var wildcardHostPatterns: [Int] = []
+        /// The highest specificity any pattern registered had: a URL route above it needs no pattern tried.
+        var topPatternSpecificity = Int.min
         /// Pattern routes by signature, to replace one registered again without a search.
         var patternBySignature: [String: Int] = [:]
         var nextID = 0
@@ -117,9 +129,19 @@ extension MockRegistry {
                     routes[replaced] = nil
                 }
                 patterns.append(route.id)
+                topPatternSpecificity = max(topPatternSpecificity, route.match.specificity)
+                if let host = route.pattern?.host.literal {
+                    patternsByHost[host, default: []].append(route.id)
+                } else {
+                    wildcardHostPatterns.append(route.id)
+                }
                 // Compacted when replaced routes are most of the list, so it stays linear in the live ones.
                 if patterns.count > 64, patterns.count > 2 * patternBySignature.count + 2 {
-                    patterns.removeAll { routes[$0] == nil && $0 != route.id }
+                    var live = Set(routes.keys)
+                    live.insert(route.id)
+                    patterns.removeAll { !live.contains($0) }
+                    wildcardHostPatterns.removeAll { !live.contains($0) }
+                    for host in patternsByHost.keys { patternsByHost[host]?.removeAll { !live.contains($0) } }
                 }
             case .invalid:
                 return
@@ -178,7 +200,30 @@ extension MockRegistry {
                 case nil: break
                 }
             }
-            for id in patterns { consider(id, checkURL: true) }
+            // Patterns are tried only when one could outrank what was found (a URL route is more specific,
+            // unless it is an archive's, which any handler overrides).
+            if !patterns.isEmpty, best.map({ $0.isFallback || $0.match.specificity <= topPatternSpecificity }) ?? true {
+                let subject = PatternSubject(url)
+                func considerPattern(_ id: Int) {
+                    guard !needsUserCode, let route = routes[id], let pattern = route.pattern else { return }
+                    if let current = best {
+                        let a = (route.isFallback ? 0 : 1, route.match.specificity, route.id)
+                        let b = (current.isFallback ? 0 : 1, current.match.specificity, current.id)
+                        if a < b { return }
+                    }
+                    // The cheapest checks first: host, path, then the other rules.
+                    guard pattern.host.matches(subject.host), pattern.path?.matches(subject.path) ?? true else {
+                        return
+                    }
+                    if inline, route.match.hasPredicates {
+                        needsUserCode = true
+                        return
+                    }
+                    if route.match.rulesMatch(request, body: body) { best = route }
+                }
+                for id in patternsByHost[subject.hostText] ?? [] { considerPattern(id) }
+                for id in wildcardHostPatterns { considerPattern(id) }
+            }
             if needsUserCode { return .userCode }
             return best.map { .route($0) } ?? .none
         }

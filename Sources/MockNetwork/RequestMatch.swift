@@ -209,6 +209,19 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
         return out
     }
 
+    /// Whether `request` passes the rules besides the URL, building no failure text.
+    func rulesMatch(_ request: URLRequest, body requestBody: Data) -> Bool {
+        if let method, method != (request.httpMethod ?? "GET").uppercased() { return false }
+        for header in headers where request.value(forHTTPHeaderField: header.name) != header.value { return false }
+        switch body {
+        case .bytes(let data) where data != requestBody: return false
+        case .json(let canonical, _) where Self.canonicalJSON(requestBody) != canonical: return false
+        case .invalidJSON: return false
+        default: break
+        }
+        return predicates.allSatisfy { $0.test(request) }
+    }
+
     static func canonicalJSON(_ data: Data) -> Data? {
         guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
             return nil

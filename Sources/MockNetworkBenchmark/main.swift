@@ -117,9 +117,30 @@ do {
         many.register(target.absoluteString) { _ in try .text("ok") }
     }
 
+    // 3p-3r. Host and path patterns: 1,000 of them with a pattern answering, 10 with the last one
+    //        answering, and 1,000 registered while an exact URL answers.
+    let manyPatterns = MockRegistry()
+    for index in 0..<1_000 {
+        manyPatterns.register(.host("svc\(index).example.com", path: "/v1/*")) { _ in try .text("no") }
+    }
+    manyPatterns.register(.host("api.example.com", path: "/tar*")) { _ in try .text("ok") }
+    let fewPatterns = MockRegistry()
+    for index in 0..<9 {
+        fewPatterns.register(.host("*.svc\(index).example.com", path: "/v1/*")) { _ in try .text("no") }
+    }
+    fewPatterns.register(.host("*.example.com", path: "/tar*")) { _ in try .text("ok") }
+    let exactAmongPatterns = MockRegistry()
+    for index in 0..<1_000 {
+        exactAmongPatterns.register(.host("svc\(index).example.com", path: "/v1/*")) { _ in try .text("no") }
+    }
+    exactAmongPatterns.register(target.absoluteString) { _ in try .text("ok") }
+
     // Rows 1-3 run in interleaved rounds, so that a burst of load elsewhere on the machine hits
     // them alike; each row's figure is the median of its rounds.
-    let sessions = [tutorial, one.session, many.session, inline.session, trait.session]
+    let sessions = [
+        tutorial, one.session, many.session, inline.session, trait.session, manyPatterns.session, fewPatterns.session,
+        exactAmongPatterns.session,
+    ]
     for session in sessions { try await fetch(session, target, times: 500) }
     let rounds = 20
     var perRound: [[Double]] = Array(repeating: [], count: sessions.count)
@@ -138,6 +159,9 @@ do {
     report("3 MockNetwork, 10,000 other handlers, target last", median(perRound[2]))
     report("2a MockNetwork, a sequence (no user code, inline)", median(perRound[3]))
     report("2b MockNetwork, 1 handler on the trait's path", median(perRound[4]))
+    report("3p 1,000 host/path patterns, a pattern answers", median(perRound[5]))
+    report("3q 10 patterns (wildcard hosts), the last answers", median(perRound[6]))
+    report("3r 1,000 patterns registered, an exact URL answers", median(perRound[7]))
 
     // 4. The same with 8 concurrent tasks (wall time per request).
     let concurrent = try await seconds {
@@ -196,6 +220,10 @@ do {
     }
     print("ratios to row 1: " + ratios.joined(separator: ", "))
     print(String(format: "row 3 / row 2: %.2f×", rows[2].1 / rows[1].1))
+    print(
+        String(
+            format: "patterns / row 2: 3p %.2f×, 3q %.2f×, 3r %.2f×", rows[5].1 / rows[1].1, rows[6].1 / rows[1].1,
+            rows[7].1 / rows[1].1))
 } catch {
     print("benchmark failed: \(error)")
     exit(1)

@@ -67,4 +67,27 @@ final class ScaleTests: XCTestCase {
         let six = try await send(mocks.session, "GET", "https://host6.example.com/v1/x")
         XCTAssertEqual(six.text, "6")
     }
+
+    func testPatternsFiledByHostStillRankAsBefore() async throws {
+        let mocks = MockRegistry()
+        // Among equally specific patterns the latest wins: the wildcard first, so each host's own wins.
+        mocks.register(.host("*.example.com", path: "/v1/*")) { _ in try .text("wildcard") }
+        for index in 0..<500 {
+            mocks.register(.host("svc\(index).example.com", path: "/v1/*")) { _ in try .text("svc\(index)") }
+        }
+        mocks.register(.host("svc3.example.com", path: "/v1/*").method("POST")) { _ in try .text("svc3 POST") }
+        mocks.register("https://svc4.example.com/v1/exact") { _ in try .text("exact") }
+        let checks: [(String, String, String)] = [
+            ("GET", "https://svc3.example.com/v1/a", "svc3"),
+            ("POST", "https://svc3.example.com/v1/a", "svc3 POST"),
+            ("GET", "https://other.example.com/v1/a", "wildcard"),
+            ("GET", "https://SVC7.example.com/v1/a", "svc7"),
+            ("GET", "https://svc4.example.com/v1/exact", "exact"),
+            ("GET", "https://svc4.example.com/v1/other", "svc4"),
+        ]
+        for (method, address, expected) in checks {
+            let reply = try await send(mocks.session, method, address)
+            XCTAssertEqual(reply.text, expected, "\(method) \(address)")
+        }
+    }
 }
