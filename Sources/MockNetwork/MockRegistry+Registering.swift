@@ -1,0 +1,177 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Registering handlers, removing them, and starting afresh.
+extension MockRegistry {
+    /// Answers requests for `url` with `handler`. Registering the same URL (and method) again
+    /// replaces the handler.
+    ///
+    /// The handler runs on a thread of MockNetwork's, never Foundation's (it may block, or make
+    /// requests of its own); assert on the request inside it.
+    ///
+    /// - Parameters:
+    ///   - url: the full URL, query included; see ``RequestMatch`` for looser matching.
+    ///   - method: when given, only requests with this HTTP method.
+    ///   - expectedCalls: when given, the test fails at its end unless the handler answered exactly
+    ///     this many requests.
+    ///   - fileID: where the registration is, for failures that point at it; leave the default.
+    ///   - filePath: where the registration is; leave the default.
+    ///   - line: where the registration is; leave the default.
+    ///   - column: where the registration is; leave the default.
+    ///   - handler: answers each request, on a thread of MockNetwork's.
+    @discardableResult
+    public func register(
+        _ url: String, method: String? = nil, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        _ handler: @escaping @Sendable (URLRequest) throws -> MockResponse
+    ) -> MockRoute {
+        let match = method.map { RequestMatch.url(url).method($0) } ?? .url(url)
+        return add(
+            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            [{ .mock(try handler($0)) }], repeatsLast: true)
+    }
+
+    /// Answers requests for `url` with a handler in the tutorials' shape, returning an
+    /// `HTTPURLResponse` and the body.
+    @_disfavoredOverload  // a handler that only throws picks the MockResponse form
+    @discardableResult
+    public func register(
+        _ url: String, method: String? = nil, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        _ handler: @escaping MockHandler
+    ) -> MockRoute {
+        let match = method.map { RequestMatch.url(url).method($0) } ?? .url(url)
+        return add(
+            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            [
+                {
+                    let (response, data) = try handler($0); return .http(response, data)
+                }
+            ], repeatsLast: true)
+    }
+
+    /// Answers requests for `url` with `handler`, for code that keeps its URLs as `URL`s (as the
+    /// tutorials' handler tables do); the same as registering `url.absoluteString`.
+    @discardableResult
+    public func register(
+        _ url: URL, method: String? = nil, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        _ handler: @escaping @Sendable (URLRequest) throws -> MockResponse
+    ) -> MockRoute {
+        register(
+            .url(url, method: method), expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
+            column: column, handler)
+    }
+
+    /// Answers requests for `url` with a handler in the tutorials' shape.
+    @_disfavoredOverload  // a handler that only throws picks the MockResponse form
+    @discardableResult
+    public func register(
+        _ url: URL, method: String? = nil, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        _ handler: @escaping MockHandler
+    ) -> MockRoute {
+        register(
+            .url(url, method: method), expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
+            column: column, handler)
+    }
+
+    /// Answers requests that `match` describes with a handler in the tutorials' shape.
+    @_disfavoredOverload  // a handler that only throws picks the MockResponse form
+    @discardableResult
+    public func register(
+        _ match: RequestMatch, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        _ handler: @escaping MockHandler
+    ) -> MockRoute {
+        add(
+            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            [
+                {
+                    let (response, data) = try handler($0)
+                    return .http(response, data)
+                }
+            ], repeatsLast: true)
+    }
+
+    /// Answers requests that `match` describes with `handler`.
+    @discardableResult
+    public func register(
+        _ match: RequestMatch, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        _ handler: @escaping @Sendable (URLRequest) throws -> MockResponse
+    ) -> MockRoute {
+        add(
+            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            [{ .mock(try handler($0)) }], repeatsLast: true)
+    }
+
+    /// Answers the requests that `match` describes with `responses`, one each, in order: e.g.
+    /// `[.status(503), .status(503), .json(body)]` for a client that retries. A request after the
+    /// last fails the request and the test.
+    @discardableResult
+    public func register(
+        _ match: RequestMatch, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        sequence responses: [MockResponse]
+    ) -> MockRoute {
+        add(
+            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            responses.map { response in { _ in .mock(response) } }, repeatsLast: false, runsUserCode: false)
+    }
+
+    func add(
+        _ match: RequestMatch, _ expectedCalls: Int?, _ location: SourceLocation,
+        _ responders: [@Sendable (URLRequest) throws -> Reply], repeatsLast: Bool, isFallback: Bool = false,
+        runsUserCode: Bool = true
+    ) -> MockRoute {
+        if case .invalid(let text) = match.target {
+            record(
+                MockFailure(
+                    message: "MockNetwork: register(\"\(text)\") is not an absolute URL, so nothing was registered. "
+                        + "Give the full URL with its scheme, e.g. \"https://api.example.com/path\".",
+                    location: location))
+            return MockRoute(registry: self, id: -1)
+        }
+        if case .invalidJSON(let text) = match.body {
+            record(
+                MockFailure(
+                    message: "MockNetwork: .jsonBody(\"\(MockRegistry.shortened(text))\") is not valid JSON, so no "
+                        + "request can match it and nothing was registered. Write the body as JSON, with "
+                        + "double-quoted keys and strings, e.g. .jsonBody(#\"{\"user\": \"ada\"}\"#).",
+                    location: location))
+            return MockRoute(registry: self, id: -1)
+        }
+        return state.withLock { state in
+            state.nextID += 1
+            let route = Route(
+                id: state.nextID, match: match, responders: responders, repeatsLast: repeatsLast,
+                isFallback: isFallback, runsUserCode: runsUserCode,
+                expectedCalls: expectedCalls, location: location)
+            state.insert(route)
+            return MockRoute(registry: self, id: route.id)
+        }
+    }
+
+    /// Removes the handlers registered for exactly `url` (whatever their other rules).
+    public func remove(_ url: String) {
+        guard let url = URLKeys.absoluteString(url) else { return }
+        state.withLock { $0.remove(url: url) }
+    }
+
+    /// Removes every handler, forgets the recorded requests, and drops failures not yet reported.
+    public func reset() {
+        state.withLock { state in
+            // Requests still in flight stay in flight, and route numbers are never reused, so a
+            // `MockRoute` kept from before the reset does not read a new route's count.
+            // Requests answered after the reset are numbered past the old log, so their answers
+            // do not land on a new request's entry.
+            let (inFlight, nextID) = (state.inFlight, state.nextID)
+            state = State(logLimit: state.log.limit, logged: state.log.total)
+            (state.inFlight, state.nextID) = (inFlight, nextID)
+        }
+    }
+}
