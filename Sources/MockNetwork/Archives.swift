@@ -68,7 +68,8 @@ extension MockRegistry {
         for entry in archive.entries {
             let match = matching.match(for: entry)
             let response = try Self.mockResponse(for: entry)
-            let key = match.description
+            // Entries that answer the same requests answer them in the order recorded.
+            let key = match.groupingKey
             if let position = positions[key] {
                 groups[position].responses.append(response)
             } else {

@@ -37,6 +37,7 @@ extension MockRegistry {
             self.expectedCalls = expectedCalls
             self.location = location
             if case .url(let url, _) = match.target { urlKey = URLKeys.key(url, .exact) } else { urlKey = nil }
+            signature = match.signature
             if case .pattern(let host, let path) = match.target {
                 pattern = CompiledPattern(host: host, path: path)
             } else {
@@ -48,6 +49,8 @@ extension MockRegistry {
         let urlKey: String?
         /// A pattern route's host and path, compiled once.
         let pattern: CompiledPattern?
+        /// The match's signature, worked out once (building it takes the whole description).
+        let signature: String?
     }
 
     /// The routes filed under one URL key: most URLs have one, so that one needs no array.
@@ -112,8 +115,8 @@ extension MockRegistry {
                 let earlier = byURL[query, default: [:]].updateValue(.one(route.id), forKey: key)
                 if let earlier {
                     var ids = earlier.ids
-                    if let signature = route.match.signature,
-                        let same = ids.firstIndex(where: { routes[$0]?.match.signature == signature })
+                    if let signature = route.signature,
+                        let same = ids.firstIndex(where: { routes[$0]?.signature == signature })
                     {
                         let replaced = ids.remove(at: same)
                         routes[replaced] = nil
@@ -123,7 +126,7 @@ extension MockRegistry {
                 }
                 byExactKey[query == .exact ? key : URLKeys.key(url, .exact), default: []].append(route.id)
             case .pattern:
-                if let signature = route.match.signature,
+                if let signature = route.signature,
                     let replaced = patternBySignature.updateValue(route.id, forKey: signature)
                 {
                     routes[replaced] = nil

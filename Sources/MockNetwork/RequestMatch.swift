@@ -154,6 +154,15 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
     /// Whether matching calls user code (`.when`).
     var hasPredicates: Bool { !predicates.isEmpty }
 
+    /// A key that matches answering the same requests share: the URL as the query mode files it
+    /// (`/items` for `/items?page=2` when the query is ignored), then the rules.
+    var groupingKey: String {
+        guard case .url(let url, let query) = target, query != .exact else { return description }
+        var copy = self
+        copy.target = .url(URLKeys.key(url, query), query)
+        return copy.description
+    }
+
     /// A key that identical matches share, so registering one again replaces the other;
     /// `nil` for matches with predicates, which cannot be compared.
     var signature: String? {

@@ -87,6 +87,37 @@ final class ArchiveReplayTests: XCTestCase {
         XCTAssertEqual(String(decoding: user.body, as: UTF8.self), #"{"name":"Ada"}"#)
     }
 
+    /// An archive of `count` GETs of `/feed?page=N`, answered `answer N`.
+    private func pagedArchive(_ count: Int) -> String {
+        let entries = (1...count).map { page in
+            #"{"startedDateTime": "2026-11-20T10:00:00Z", "time": 1, "#
+                + #""request": {"method": "GET", "url": "https://api.example.com/feed?page=\#(page)", "httpVersion": "HTTP/1.1", "headers": [], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0}, "#
+                + #""response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "headers": [], "cookies": [], "content": {"size": 1, "mimeType": "text/plain", "text": "answer \#(page)"}, "redirectURL": "", "headersSize": -1, "bodySize": 1}, "#
+                + #""cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}"#
+        }
+        return #"{"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": ["#
+            + entries.joined(separator: ",") + "]}}"
+    }
+
+    func testMethodAndPathReplaysEntriesForOnePathInRecordedOrder() async throws {
+        let mocks = MockRegistry()
+        try mocks.replay(try HTTPArchive(json: Data(pagedArchive(3).utf8)), matching: .methodAndPath)
+        var texts: [String] = []
+        for _ in 0..<4 {
+            texts.append(try await send(mocks.session, "GET", "https://api.example.com/feed?page=9").text)
+        }
+        XCTAssertEqual(texts, ["answer 1", "answer 2", "answer 3", "answer 3"])
+        XCTAssertEqual(mocks.registered.count, 1, "one route answers the path's entries in order")
+    }
+
+    func testManyEntriesForOnePathReplayInOrder() async throws {
+        let mocks = MockRegistry()
+        try mocks.replay(try HTTPArchive(json: Data(pagedArchive(3_000).utf8)), matching: .methodAndPath)
+        var last = ""
+        for _ in 0..<3_000 { last = try await send(mocks.session, "GET", "https://api.example.com/feed").text }
+        XCTAssertEqual(last, "answer 3000")
+    }
+
     func testCustomMatchingUsesRequestMatchRules() async throws {
         let mocks = MockRegistry()
         try mocks.replay(
