@@ -146,12 +146,20 @@ extension HTTPArchive {
     /// This archive with `redaction` applied to every entry.
     public func redacted(_ redaction: Redaction) -> HTTPArchive {
         let headerNames = Set(redaction.headers.map { $0.lowercased() })
-        let secrets = redaction.bodyStrings.filter { !$0.isEmpty }
+        // The values of redacted query parameters are secrets wherever else they appear: in a redirect's
+        // `Location`, a body, another header. (Values shorter than 4 characters are left alone:
+        // replacing every "1" in a file would wreck it and hide nothing.)
+        let parameterValues =
+            redaction.queryParameters.isEmpty ? [] : Self.values(of: redaction.queryParameters, in: self)
+        let secrets = (redaction.bodyStrings + parameterValues.filter { $0.count >= 4 }).filter { !$0.isEmpty }
         let replacement = Data(redaction.replacement.utf8)
         func clean(_ headers: [Header]) -> [Header] {
             headers.compactMap { header in
                 if headerNames.contains(header.name.lowercased()) { return nil }
                 var value = header.value
+                if !redaction.queryParameters.isEmpty, value.contains("?") {
+                    value = Self.removing(redaction.queryParameters, from: value)
+                }
                 for secret in secrets { value = value.replacingOccurrences(of: secret, with: redaction.replacement) }
                 return Header(header.name, value)
             }
@@ -174,6 +182,24 @@ extension HTTPArchive {
             copy.entries[index] = entry
         }
         return copy
+    }
+
+    /// The values the query parameters named `parameters` have in the archive's URLs and headers.
+    static func values(of parameters: [String], in archive: HTTPArchive) -> [String] {
+        let names = Set(parameters)
+        var found: Set<String> = []
+        func collect(_ text: String) {
+            guard text.contains("?"), let items = URLComponents(string: text)?.queryItems else { return }
+            for item in items where names.contains(item.name) {
+                if let value = item.value, !value.isEmpty { found.insert(value) }
+            }
+        }
+        for entry in archive.entries {
+            collect(entry.request.url)
+            for header in entry.request.headers + entry.response.headers { collect(header.value) }
+        }
+        // Longest first, so that a value inside another is not replaced first.
+        return found.sorted { $0.count > $1.count }
     }
 
     static func removing(_ parameters: [String], from url: String) -> String {

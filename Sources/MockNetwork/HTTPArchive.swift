@@ -224,10 +224,38 @@ public struct HTTPArchive: Sendable, Equatable {
     }
 
     /// Writes the archive to `url` (atomically), making the folders on the way.
+    ///
+    /// - Throws: ``WriteError``, naming the file and why it could not be written.
     public func write(to url: URL) throws {
-        try FileManager.default.createDirectory(
-            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try json().write(to: url, options: .atomic)
+        let folder = url.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw WriteError(
+                file: url.path, problem: "its folder \(folder.path) cannot be created (\(error.localizedDescription))")
+        }
+        do {
+            try json().write(to: url, options: .atomic)
+        } catch {
+            throw WriteError(file: url.path, problem: error.localizedDescription)
+        }
+    }
+
+    /// An archive that could not be written: which file, and why.
+    public struct WriteError: Error, Equatable, CustomStringConvertible, LocalizedError {
+        /// The file that was to be written.
+        public let file: String
+        /// What went wrong.
+        public let problem: String
+
+        /// The file and the problem, then how to fix it.
+        public var description: String {
+            "MockNetwork: cannot write the HAR archive \(file): \(problem). Record into a folder the tests may "
+                + "write, e.g. next to the test's source file (the default)."
+        }
+
+        /// The ``description``, for `localizedDescription`.
+        public var errorDescription: String? { description }
     }
 
     /// An archive that cannot be read: which file, where in its JSON, and what is wrong there.
@@ -274,10 +302,20 @@ public struct HTTPArchive: Sendable, Equatable {
                 let underlying = (context.underlyingError as NSError?).map { " (\($0.localizedDescription))" } ?? ""
                 let detail =
                     (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-                self.init(
-                    file: file, path: path(context.codingPath),
-                    problem: "expected HAR JSON: \(context.debugDescription)\(detail.map { " \($0)" } ?? underlying). "
-                        + "Fix the file, or record it again (MOCKNETWORK_RECORD=rewrite).")
+                if context.underlyingError == nil, !context.codingPath.isEmpty {
+                    // A value of the wrong kind, say a status of 200.5, where the decoder said what it found.
+                    self.init(file: file, path: path(context.codingPath), problem: context.debugDescription)
+                } else {
+                    // The description adds how to fix it when there is a path; say it here when there is none.
+                    let fix =
+                        context.codingPath.isEmpty
+                        ? ". Fix the file, or record it again (MOCKNETWORK_RECORD=rewrite)." : ""
+                    self.init(
+                        file: file, path: path(context.codingPath),
+                        problem:
+                            "expected HAR JSON: \(context.debugDescription)\(detail.map { " \($0)" } ?? underlying)\(fix)"
+                    )
+                }
             @unknown default:
                 self.init(file: file, path: "", problem: "\(error)")
             }

@@ -63,7 +63,9 @@ extension HTTPArchive.Entry: Codable {
         time = try entry.number("time") ?? 0
         request = try entry.required("request")
         response = try entry.required("response")
-        error = try entry.optional("_error")
+        // Chrome writes it inside `response` (`net::ERR_BLOCKED_BY_CLIENT`); other tools beside it.
+        let inResponse = try entry.nestedContainer(keyedBy: HARKey.self, forKey: HARKey("response"))
+        error = try entry.optional("_error") ?? inResponse.optional("_error")
     }
 
     /// Writes an entry, with the empty `cache` and the `timings` HAR requires.
@@ -111,7 +113,15 @@ extension HTTPArchive.Response: Codable {
     /// Reads a response.
     public init(from decoder: any Decoder) throws {
         let response = try decoder.container(keyedBy: HARKey.self)
-        status = try response.required("status")
+        // A whole number: 200.5 is no status (JSONDecoder's own message would not say where it is).
+        let number: Double = try response.required("status")
+        guard number.rounded() == number, abs(number) < 1_000_000 else {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: response.codingPath + [HARKey("status")],
+                    debugDescription: "expected a whole number, found \(number)"))
+        }
+        status = Int(number)
         statusText = try response.optional("statusText") ?? ""
         httpVersion = try response.optional("httpVersion") ?? "HTTP/1.1"
         headers = try response.optional("headers") ?? []

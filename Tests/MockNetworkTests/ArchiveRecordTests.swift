@@ -141,6 +141,32 @@ final class ArchiveRecordTests: XCTestCase {
 
     // MARK: Redaction
 
+    func testARedactedQueryValueLeavesRedirectsAndBodiesToo() throws {
+        let archive = try HTTPArchive(
+            json: Data(
+                #"""
+                {"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": [
+                  {"startedDateTime": "2026-11-20T10:00:00Z", "time": 1,
+                   "request": {"method": "GET", "url": "https://api.example.com/login?token=tok-98765&user=ada",
+                     "httpVersion": "HTTP/1.1", "headers": [], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0},
+                   "response": {"status": 302, "statusText": "Found", "httpVersion": "HTTP/1.1",
+                     "headers": [{"name": "Location", "value": "/home?token=tok-98765&tab=1"},
+                                 {"name": "X-Note", "value": "issued tok-98765"}],
+                     "cookies": [], "content": {"size": 9, "mimeType": "text/plain", "text": "tok-98765"},
+                     "redirectURL": "/home?token=tok-98765&tab=1", "headersSize": -1, "bodySize": 9},
+                   "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}]}}
+                """#.utf8))
+        let redacted = archive.redacted(HTTPArchive.Redaction(queryParameters: ["token"]))
+        let text = String(decoding: try redacted.json(), as: UTF8.self)
+        XCTAssertFalse(text.contains("tok-98765"), text)
+        let entry = try XCTUnwrap(redacted.entries.first)
+        XCTAssertEqual(entry.request.url, "https://api.example.com/login?user=ada")
+        XCTAssertEqual(entry.response.headers.first { $0.name == "Location" }?.value, "/home?tab=1")
+        XCTAssertEqual(entry.response.headers.first { $0.name == "X-Note" }?.value, "issued REDACTED")
+        XCTAssertEqual(entry.response.body.text, "REDACTED")
+        XCTAssertTrue(text.contains(#""redirectURL" : "/home?tab=1""#), text)
+    }
+
     func testSecretsInEachPlaceNeverReachTheFile() async throws {
         let server = try LoopbackServer(
             routes: [

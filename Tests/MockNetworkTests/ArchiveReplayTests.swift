@@ -118,6 +118,68 @@ final class ArchiveReplayTests: XCTestCase {
         XCTAssertEqual(last, "answer 3000")
     }
 
+    func testChromesErrorInsideTheResponseNamesTheFailure() async throws {
+        let archive = try HTTPArchive(
+            json: Data(
+                #"""
+                {"log": {"version": "1.2", "creator": {"name": "WebInspector", "version": "537.36"}, "entries": [
+                  {"startedDateTime": "2026-11-20T10:00:00Z", "time": 1,
+                   "request": {"method": "GET", "url": "https://ads.example.com/pixel", "httpVersion": "",
+                     "headers": [], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0},
+                   "response": {"status": 0, "statusText": "", "httpVersion": "", "headers": [], "cookies": [],
+                     "content": {"size": 0, "mimeType": "x-unknown"}, "redirectURL": "", "headersSize": -1,
+                     "bodySize": -1, "_transferSize": 0, "_error": "net::ERR_BLOCKED_BY_CLIENT"},
+                   "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}]}}
+                """#.utf8))
+        XCTAssertEqual(archive.entries.first?.error, "net::ERR_BLOCKED_BY_CLIENT")
+        let mocks = MockRegistry()
+        try mocks.replay(archive)
+        let error = await thrownError { try await send(mocks.session, "GET", "https://ads.example.com/pixel") }
+        XCTAssertEqual((error as? URLError)?.code, .networkConnectionLost)
+        XCTAssertEqual(
+            (error as? URLError)?.localizedDescription,
+            "MockNetwork: the archive's entry for GET https://ads.example.com/pixel has no response "
+                + "(net::ERR_BLOCKED_BY_CLIENT).")
+    }
+
+    /// One entry whose response's `status` and `content` are as given.
+    private func archive(status: String, content: String) -> Data {
+        Data(
+            (#"{"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": [{"startedDateTime": "2026-11-20T10:00:00Z", "time": 1, "request": {"method": "GET", "url": "https://api.example.com/a", "httpVersion": "HTTP/1.1", "headers": [], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0}, "response": {"status": "#
+                + status
+                + #", "statusText": "OK", "httpVersion": "HTTP/1.1", "headers": [], "cookies": [], "content": "#
+                + content + #", "redirectURL": "", "headersSize": -1, "bodySize": 0}, "cache": {}, "timings": {}}]}}"#)
+                .utf8)
+    }
+
+    func testBrokenValuesAreReportedAtTheirPathWithTheFixOnce() throws {
+        let ok = #"{"size": 2, "mimeType": "text/plain", "text": "ok"}"#
+        XCTAssertThrowsError(try HTTPArchive(json: archive(status: "200.5", content: ok), file: "a.har")) { error in
+            XCTAssertEqual(
+                "\(error)",
+                "MockNetwork: the HAR archive a.har is broken at log.entries[0].response.status: expected a whole "
+                    + "number, found 200.5. Fix the file, or record it again (MOCKNETWORK_RECORD=rewrite).")
+        }
+        let badBase64 = #"{"size": 2, "mimeType": "image/png", "text": "%%%", "encoding": "base64"}"#
+        XCTAssertThrowsError(try HTTPArchive(json: archive(status: "200", content: badBase64), file: "b.har")) {
+            error in
+            let text = "\(error)"
+            XCTAssertTrue(
+                text.hasPrefix("MockNetwork: the HAR archive b.har is broken at log.entries[0].response.content"), text)
+            XCTAssertEqual(text.components(separatedBy: "Fix the file").count, 2, text)
+        }
+    }
+
+    func testAnArchiveThatCannotBeWrittenNamesItsFile() throws {
+        let blocker = folder.appendingPathComponent("not-a-folder")
+        try Data("x".utf8).write(to: blocker)
+        let file = blocker.appendingPathComponent("Archives/login.har")
+        XCTAssertThrowsError(try HTTPArchive().write(to: file)) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.hasPrefix("MockNetwork: cannot write the HAR archive \(file.path): its folder "), text)
+        }
+    }
+
     func testCustomMatchingUsesRequestMatchRules() async throws {
         let mocks = MockRegistry()
         try mocks.replay(
