@@ -16,11 +16,14 @@ extension HTTPArchive {
         case once
         /// Record the archive afresh, replacing what it held.
         case rewrite
+        /// Replay what the archive holds and record only the requests it lacks, adding them to it
+        /// (VCR's `new_episodes`). The entries it held stay as they were.
+        case missing
 
         /// The name of the environment variable that chooses the mode.
         public static let environmentVariable = "MOCKNETWORK_RECORD"
 
-        /// The mode `MOCKNETWORK_RECORD` names (`none`, `once` or `rewrite`, in any case, spaces
+        /// The mode `MOCKNETWORK_RECORD` names (`none`, `once`, `rewrite` or `missing`, in any case, spaces
         /// around it ignored), ``never`` when it is not set (or empty).
         ///
         /// - Throws: ``MockNetworkError/invalidRecordMode(_:)`` for any other value.

@@ -14,14 +14,38 @@ final class ArchiveBinding: Sendable {
     let redaction: HTTPArchive.Redaction
     /// The command that records the archive, for failures.
     let recordCommand: String
-    /// The exchanges recorded so far, redacted as they came.
-    let recorded = Locked(HTTPArchive())
+    /// The archive as it will be written: what it held (`missing` mode), then the exchanges
+    /// recorded so far, redacted as they came.
+    let recorded: Locked<HTTPArchive>
 
-    init(file: URL, isRecording: Bool, redaction: HTTPArchive.Redaction, recordCommand: String) {
+    /// The archive files being recorded in this process, with who records each.
+    private static let writers = Locked<[String: String]>([:])
+
+    /// A binding that records claims `file` for `owner` first: two recorders of one file would
+    /// overwrite each other.
+    init(
+        file: URL, isRecording: Bool, redaction: HTTPArchive.Redaction, recordCommand: String,
+        holding existing: HTTPArchive = HTTPArchive(), owner: String = ""
+    ) throws {
         self.file = file
         self.isRecording = isRecording
         self.redaction = redaction
         self.recordCommand = recordCommand
+        recorded = Locked(existing)
+        guard isRecording else { return }
+        let path = file.standardizedFileURL.path
+        let holder: String? = Self.writers.withLock { writers in
+            if let holder = writers[path] { return holder }
+            writers[path] = owner
+            return nil
+        }
+        if let holder { throw MockNetworkError.archiveInUse(path: file.path, owner: holder) }
+    }
+
+    deinit {
+        guard isRecording else { return }
+        let path = file.standardizedFileURL.path
+        _ = Self.writers.withLock { $0.removeValue(forKey: path) }
     }
 
     /// Adds an exchange and writes the archive, redacted. Returns the error writing threw, if any.
@@ -169,10 +193,25 @@ extension MockRegistry {
             "\(HTTPArchive.RecordMode.environmentVariable)=\(mode.rawValue) swift test"
                 + (testName.map { " --filter '\($0)'" } ?? "")
         }
-        if mode == .rewrite || (mode == .once && !exists) {
+        let owner = testName.map { "the test \($0)" } ?? "the registry set up at \(location)"
+        // An archive this registry used before lets go of its file first.
+        state.withLock { $0.archive = nil }
+        if mode == .rewrite || (mode != .never && !exists) {
+            let binding = try ArchiveBinding(
+                file: file, isRecording: true, redaction: redaction, recordCommand: command(.rewrite), owner: owner)
             try HTTPArchive().write(to: file)
-            let binding = ArchiveBinding(
-                file: file, isRecording: true, redaction: redaction, recordCommand: command(.rewrite))
+            state.withLock { $0.archive = binding }
+            return
+        }
+        if mode == .missing {
+            // Replays what the file holds; what it lacks goes to the server and is added after it.
+            let existing = try HTTPArchive(contentsOf: file)
+            let binding = try ArchiveBinding(
+                file: file, isRecording: true, redaction: redaction, recordCommand: command(.missing),
+                holding: existing, owner: owner)
+            try replay(
+                existing, matching: matching.ignoringQueryParameters(redaction.queryParameters),
+                fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
             state.withLock { $0.archive = binding }
             return
         }
@@ -184,8 +223,8 @@ extension MockRegistry {
             fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
         if exists {
             // Bound to the file, so that a missing entry names it; a bundle's archive is only replayed.
-            let binding = ArchiveBinding(
-                file: file, isRecording: false, redaction: redaction, recordCommand: command(.rewrite))
+            let binding = try ArchiveBinding(
+                file: file, isRecording: false, redaction: redaction, recordCommand: command(.missing))
             state.withLock { $0.archive = binding }
         }
     }

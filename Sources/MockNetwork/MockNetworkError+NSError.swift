@@ -23,6 +23,7 @@ extension MockNetworkError: CustomNSError {
         case .missingArchive: 9
         case .uploadBodyUnreachable: 10
         case .unencodableJSON: 11
+        case .archiveInUse: 12
         }
     }
 
@@ -47,6 +48,7 @@ extension MockNetworkError: CustomNSError {
         case .missingArchive(let path, let command): [path, command]
         case .uploadBodyUnreachable(let url, let bytes): [url, String(bytes)]
         case .unencodableJSON(let type, let reason): [type, reason]
+        case .archiveInUse(let path, let owner): [path, owner]
         }
     }
 
@@ -81,6 +83,7 @@ extension MockNetworkError: CustomNSError {
         case 9: rebuilt = value(1).map { .missingArchive(path: values[0], command: $0) }
         case 10: rebuilt = number(1).map { .uploadBodyUnreachable(values[0], bytes: $0) }
         case 11: rebuilt = value(1).map { .unencodableJSON(type: values[0], reason: $0) }
+        case 12: rebuilt = value(1).map { .archiveInUse(path: values[0], owner: $0) }
         default: rebuilt = nil
         }
         guard let rebuilt else { return nil }

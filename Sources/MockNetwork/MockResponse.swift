@@ -213,6 +213,8 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
     case uploadBodyUnreachable(String, bytes: Int)
     /// `MockResponse.json(_:encoder:status:headers:)` got a value its encoder cannot encode.
     case unencodableJSON(type: String, reason: String)
+    /// Two registries would record into the same archive file at once; `owner` is the one already recording.
+    case archiveInUse(path: String, owner: String)
 
     /// What went wrong, then how to fix it.
     public var description: String {
@@ -241,7 +243,8 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
                 + "Add the file to that variant's folder, or point the URL at a file that exists."
         case .invalidRecordMode(let text):
             "MockNetwork: MOCKNETWORK_RECORD=\(text) is not a record mode. Use none (replay only, the default), "
-                + "once (record archives that do not exist yet) or rewrite (record them afresh)."
+                + "once (record archives that do not exist yet), rewrite (record them afresh) or missing (record "
+                + "only the requests an archive lacks)."
         case .missingArchive(let path, let command):
             "MockNetwork: there is no archive at \(path) to replay. Record it from the real server: \(command)"
         case .uploadBodyUnreachable(let url, let bytes):
@@ -252,6 +255,9 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
             "MockNetwork: .json(_:) could not encode the \(type) to JSON: \(reason). Give it a value JSON can "
                 + "hold (JSONEncoder has no NaN or infinity unless its nonConformingFloatEncodingStrategy says how), "
                 + "or pass the JSON text."
+        case .archiveInUse(let path, let owner):
+            "MockNetwork: \(owner) is already recording the archive \(path); recording into it here too would "
+                + "overwrite one with the other. Give each test an archive of its own, or record them one at a time."
         case .downloadUnsupported(let url):
             "MockNetwork: download tasks (\(url)) cannot be mocked on Linux: its Foundation crashes when a "
                 + "custom protocol answers one. Load the data with data(for:) or dataTask(with:) instead, "

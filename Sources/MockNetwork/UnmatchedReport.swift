@@ -64,7 +64,7 @@ extension MockRegistry.Core {
         }
         if let archive {
             lines.append(
-                "Fix: record it from the real server, which rewrites this test's archive: "
+                "Fix: record it from the real server, which adds it to this test's archive and keeps the rest: "
                     + archive.recordCommand + " (or correct the URL the client builds).")
         } else {
             lines.append(

@@ -34,6 +34,55 @@ final class ArchiveRecordTests: XCTestCase {
             ], maxRequests: 8, lifetime: 20)
     }
 
+    func testMissingModeRecordsOnlyWhatTheArchiveLacksAndKeepsItsEntries() async throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        let file = folder.appendingPathComponent("Archives/users.har")
+        let user = try XCTUnwrap(server.url("/users/1")).absoluteString
+        let create = try XCTUnwrap(server.url("/users?notify=false")).absoluteString
+
+        let first = MockRegistry()
+        try first.useArchive(at: file, mode: .once)
+        _ = try await send(first.session, "GET", user)
+        first.reset()
+        let before = try Data(contentsOf: file)
+        XCTAssertEqual(server.received.count, 1)
+
+        let second = MockRegistry()
+        try second.useArchive(at: file, mode: .missing)
+        let replayed = try await send(second.session, "GET", user)
+        let created = try await send(second.session, "POST", create, body: Data("x".utf8))
+        XCTAssertEqual(replayed.body, userJSON)
+        XCTAssertEqual(created.status, 201)
+        XCTAssertEqual(server.received.map(\.method), ["GET", "POST"], "only the missing request reached the server")
+        XCTAssertEqual(second.failures, [])
+
+        let archive = try HTTPArchive(contentsOf: file)
+        XCTAssertEqual(archive.entries.map(\.request.method), ["GET", "POST"])
+        let after = try Data(contentsOf: file)
+        let firstEntry = try XCTUnwrap(
+            String(data: before, encoding: .utf8)?.components(separatedBy: "\"entries\" : [").last)
+        let kept = String(firstEntry.prefix(while: { $0 != "}" }))
+        XCTAssertTrue(String(decoding: after, as: UTF8.self).contains(kept), "the entry it held is written as it was")
+    }
+
+    func testTwoRegistriesRecordingOneFileFailInsteadOfOverwriting() throws {
+        let file = folder.appendingPathComponent("Archives/shared.har")
+        let first = MockRegistry()
+        try first.useArchive(at: file, mode: .rewrite)
+        let second = MockRegistry()
+        XCTAssertThrowsError(try second.useArchive(at: file, mode: .rewrite)) { error in
+            guard case .archiveInUse(let path, let owner) = error as? MockNetworkError else {
+                return XCTFail("expected archiveInUse, got \(error)")
+            }
+            XCTAssertEqual(path, file.path)
+            XCTAssertTrue(owner.hasPrefix("the registry set up at MockNetworkTests/ArchiveRecordTests.swift:"), owner)
+        }
+        // Once the first is done with it, the file is free.
+        first.reset()
+        XCTAssertNoThrow(try second.useArchive(at: file, mode: .rewrite))
+    }
+
     func testOnceRecordsWhatTheServerSentThenReplaysItWithoutTheServer() async throws {
         let server = try makeServer()
         defer { server.stop() }

@@ -383,7 +383,8 @@ final class ArchiveReplayTests: XCTestCase {
         XCTAssertTrue(lines.contains { $0.hasPrefix("Nearest: GET https://api.example.com/users/1 (path") }, message)
         XCTAssertEqual(
             lines.last,
-            "Fix: record it from the real server, which rewrites this test's archive: MOCKNETWORK_RECORD=rewrite "
+            "Fix: record it from the real server, which adds it to this test's archive and keeps the rest: "
+                + "MOCKNETWORK_RECORD=missing "
                 + "swift test (or correct the URL the client builds).")
     }
 

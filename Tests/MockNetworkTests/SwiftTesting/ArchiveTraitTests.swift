@@ -35,7 +35,7 @@ struct ArchiveTraitTests {
         #expect(message.contains("/SwiftTesting/Archives/traitUser.har."))
         #expect(
             message.hasSuffix(
-                "MOCKNETWORK_RECORD=rewrite swift test --filter 'requestMissingFromTheArchiveNamesTheTestInTheRecordCommand' "
+                "MOCKNETWORK_RECORD=missing swift test --filter 'requestMissingFromTheArchiveNamesTheTestInTheRecordCommand' "
                     + "(or correct the URL the client builds)."))
         withKnownIssue {
             mocks.verify()
