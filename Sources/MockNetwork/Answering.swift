@@ -33,8 +33,6 @@ extension MockRegistry {
         var body: Data
         /// The URL the chain started at, for messages about the whole chain.
         let firstURL: URL?
-        /// The delays of the redirects answered so far.
-        var delay: TimeInterval = 0
         var hops = 0
         /// The step an `inline` pass picked and logged but left to run elsewhere: its responder is user code.
         var picked: Picked?
@@ -86,17 +84,14 @@ extension MockRegistry.Core {
                 let next = URL(string: location, relativeTo: response.url ?? chain.request.url)?.absoluteURL
             else {
                 var answer = step.answer
-                answer.delay += chain.delay
                 answer.request = chain.request
                 return answer
             }
             // Each redirect is a step of its own: its delay passes, and the session delegate is asked,
             // before the request it leads to is made (and its handler runs), as on the wire.
             var answer = step.answer
-            answer.delay += chain.delay
             answer.request = chain.request
             var following = chain
-            following.delay = 0
             following.hops += 1
             let method = following.request.httpMethod ?? "GET"
             let becomesGET =

@@ -183,18 +183,16 @@ public class MockURLProtocol: URLProtocol {
         afterWait(answer, registry, inline: inline)
     }
 
-    /// Once an answer's delay has passed: a redirect to follow goes to the session delegate (or, on
-    /// Apple platforms, to Foundation); anything else to the client.
+    /// Once an answer's delay has passed: on Linux a redirect to follow goes to the session delegate;
+    /// anything else goes to the client (on Apple platforms a redirect too, with `wasRedirectedTo`:
+    /// Foundation asks the delegate and loads the new request).
     private func afterWait(_ answer: MockRegistry.Answer, _ registry: MockRegistry.Core, inline: Bool = false) {
-        if let next = answer.next, case .success(let (response, _)) = answer.result {
-            #if canImport(FoundationNetworking)
+        #if canImport(FoundationNetworking)
+            if let next = answer.next, case .success(let (response, _)) = answer.result {
                 redirect(answer, response, to: next, registry)
                 return
-            #else
-                // Delivered with `wasRedirectedTo`: Foundation asks the delegate and loads the new request.
-                _ = (response, next)
-            #endif
-        }
+            }
+        #endif
         wake(with: answer, inline: inline)
     }
 

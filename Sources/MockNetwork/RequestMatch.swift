@@ -182,8 +182,14 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
             }
         case .pattern(let host, let path):
             let requestHost = (url.host ?? "").lowercased()
-            if !Glob.matches(host, requestHost) { out.append("host \"\(requestHost)\" does not match \"\(host)\"") }
-            if let path, !Glob.matches(path, url.path) { out.append("path \"\(url.path)\" does not match \"\(path)\"") }
+            // Only for failure text: lookups use the pattern compiled at registration.
+            let subject = PatternSubject(url)
+            if !CompiledGlob(host).matches(subject.host) {
+                out.append("host \"\(requestHost)\" does not match \"\(host)\"")
+            }
+            if let path, !CompiledGlob(path).matches(subject.path) {
+                out.append("path \"\(url.path)\" does not match \"\(path)\"")
+            }
         case .invalid(let text):
             out.append("the registered URL \"\(text)\" is not an absolute URL")
         }
@@ -338,23 +344,5 @@ enum URLKeys {
 
     private static func isDigit(_ byte: UInt8) -> Bool {
         byte >= 0x30 && byte <= 0x39
-    }
-}
-
-/// `*` wildcard matching.
-enum Glob {
-    static func matches(_ pattern: String, _ text: String) -> Bool {
-        let parts = pattern.split(separator: "*", omittingEmptySubsequences: false)
-        guard parts.count > 1 else { return pattern == text }
-        var rest = Substring(text)
-        guard let first = parts.first, rest.hasPrefix(first) else { return false }
-        rest = rest.dropFirst(first.count)
-        for (index, part) in parts.enumerated().dropFirst() {
-            if index == parts.count - 1 { return part.isEmpty || rest.hasSuffix(part) }
-            if part.isEmpty { continue }
-            guard let range = rest.range(of: part) else { return false }
-            rest = rest[range.upperBound...]
-        }
-        return true
     }
 }

@@ -91,12 +91,12 @@ extension MockRegistry.Core {
                 if let route = state.routes[id] { out.append(route) }
             }
         }
+        let subject = PatternSubject(request.url)
         for id in state.patterns {
-            guard let route = state.routes[id] else { continue }
-            let urlFails =
-                route.match.mismatches(request.request, url: request.url, body: request.body).count
-                != route.match.ruleMismatches(request.request, body: request.body).count
-            if !urlFails { out.append(route) }
+            guard let route = state.routes[id], let pattern = route.pattern,
+                pattern.host.matches(subject.host), pattern.path?.matches(subject.path) ?? true
+            else { continue }
+            out.append(route)
         }
         return out
     }
