@@ -112,116 +112,30 @@ extension HTTPArchive {
         }
     }
 
-    /// What is taken out of an archive before it is written: secrets never reach the file.
+    /// How long a replayed entry takes to answer.
     ///
     /// ```swift
-    /// HTTPArchive.Redaction(queryParameters: ["api_key"], bodyStrings: [token])
+    /// try mocks.useArchive(at: file, latency: .recorded(scale: 0.1))  // a tenth of the recorded time
     /// ```
-    public struct Redaction: Sendable, Equatable {
-        /// Header fields removed from requests and responses, compared case-insensitively.
-        public var headers: [String]
-        /// Query parameters removed from request URLs.
-        public var queryParameters: [String]
-        /// Strings replaced by ``replacement`` in request and response bodies, and in the values
-        /// of header fields that are kept. Empty strings are skipped.
-        public var bodyStrings: [String]
-        /// What each of ``bodyStrings`` becomes.
-        public var replacement: String
+    public struct Latency: Sendable, Equatable {
+        /// What each entry's recorded `time` is multiplied by; 0 answers at once.
+        let scale: Double
 
-        /// A redaction; by default it removes `Authorization`, `Cookie` and `Set-Cookie`.
-        public init(
-            headers: [String] = ["Authorization", "Cookie", "Set-Cookie"], queryParameters: [String] = [],
-            bodyStrings: [String] = [], replacement: String = "REDACTED"
-        ) {
-            self.headers = headers
-            self.queryParameters = queryParameters
-            self.bodyStrings = bodyStrings
-            self.replacement = replacement
+        /// Every entry answers at once (the default).
+        public static let none = Latency(scale: 0)
+
+        /// Each entry answers after the time it took when it was recorded (its `time`), multiplied by
+        /// `scale`: `0.1` keeps a loading state visible for a tenth of the real wait. A negative or
+        /// non-finite scale counts as 0. A wait past the request's timeout ends it with
+        /// `URLError(.timedOut)`, as the server would have.
+        public static func recorded(scale: Double = 1) -> Latency {
+            Latency(scale: scale.isFinite && scale > 0 ? scale : 0)
         }
 
-        /// Removes `Authorization`, `Cookie` and `Set-Cookie`, and nothing else.
-        public static let standard = Redaction()
-
-        /// Removes nothing.
-        public static let nothing = Redaction(headers: [])
-    }
-
-    /// This archive with `redaction` applied to every entry.
-    public func redacted(_ redaction: Redaction) -> HTTPArchive {
-        let headerNames = Set(redaction.headers.map { $0.lowercased() })
-        // The values of redacted query parameters are secrets wherever else they appear: in a redirect's
-        // `Location`, a body, another header. (Values shorter than 4 characters are left alone:
-        // replacing every "1" in a file would wreck it and hide nothing.)
-        let parameterValues =
-            redaction.queryParameters.isEmpty ? [] : Self.values(of: redaction.queryParameters, in: self)
-        let secrets = (redaction.bodyStrings + parameterValues.filter { $0.count >= 4 }).filter { !$0.isEmpty }
-        let replacement = Data(redaction.replacement.utf8)
-        func clean(_ headers: [Header]) -> [Header] {
-            headers.compactMap { header in
-                if headerNames.contains(header.name.lowercased()) { return nil }
-                var value = header.value
-                if !redaction.queryParameters.isEmpty, value.contains("?") {
-                    value = Self.removing(redaction.queryParameters, from: value)
-                }
-                for secret in secrets { value = value.replacingOccurrences(of: secret, with: redaction.replacement) }
-                return Header(header.name, value)
-            }
+        /// How long the entry waits, in seconds.
+        func delay(for entry: HTTPArchive.Entry) -> TimeInterval {
+            guard scale > 0, entry.time.isFinite, entry.time > 0 else { return 0 }
+            return entry.time / 1000 * scale
         }
-        func clean(_ body: Body) -> Body {
-            var data = body.data
-            for secret in secrets { data = Self.replacing(Data(secret.utf8), with: replacement, in: data) }
-            return Body(data, mimeType: body.mimeType)
-        }
-        var copy = self
-        for index in copy.entries.indices {
-            var entry = copy.entries[index]
-            entry.request.headers = clean(entry.request.headers)
-            entry.request.body = entry.request.body.map(clean)
-            if !redaction.queryParameters.isEmpty {
-                entry.request.url = Self.removing(redaction.queryParameters, from: entry.request.url)
-            }
-            entry.response.headers = clean(entry.response.headers)
-            entry.response.body = clean(entry.response.body)
-            copy.entries[index] = entry
-        }
-        return copy
-    }
-
-    /// The values the query parameters named `parameters` have in the archive's URLs and headers.
-    static func values(of parameters: [String], in archive: HTTPArchive) -> [String] {
-        let names = Set(parameters)
-        var found: Set<String> = []
-        func collect(_ text: String) {
-            guard text.contains("?"), let items = URLComponents(string: text)?.queryItems else { return }
-            for item in items where names.contains(item.name) {
-                if let value = item.value, !value.isEmpty { found.insert(value) }
-            }
-        }
-        for entry in archive.entries {
-            collect(entry.request.url)
-            for header in entry.request.headers + entry.response.headers { collect(header.value) }
-        }
-        // Longest first, so that a value inside another is not replaced first.
-        return found.sorted { $0.count > $1.count }
-    }
-
-    static func removing(_ parameters: [String], from url: String) -> String {
-        guard var components = URLComponents(string: url), components.percentEncodedQuery != nil else { return url }
-        let kept = Matching.queryItems(url, ignoring: Set(parameters))
-        components.percentEncodedQuery = kept.isEmpty ? nil : kept.joined(separator: "&")
-        return components.string ?? url
-    }
-
-    static func replacing(_ secret: Data, with replacement: Data, in data: Data) -> Data {
-        guard !secret.isEmpty, data.range(of: secret) != nil else { return data }
-        var out = Data()
-        var rest = data[...]
-        while let found = rest.range(of: secret) {
-            out += rest[rest.startIndex..<found.lowerBound]
-            out += replacement
-            rest = rest[found.upperBound...]
-        }
-        out += rest
-        return out
     }
 }

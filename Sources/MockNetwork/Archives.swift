@@ -4,64 +4,6 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The archive a registry replays or records.
-final class ArchiveBinding: Sendable {
-    /// The archive's file.
-    let file: URL
-    /// Whether requests no handler answers go to the real server and are recorded.
-    let isRecording: Bool
-    /// What is taken out before the file is written.
-    let redaction: HTTPArchive.Redaction
-    /// The command that records the archive, for failures.
-    let recordCommand: String
-    /// The archive as it will be written: what it held (`missing` mode), then the exchanges
-    /// recorded so far, redacted as they came.
-    let recorded: Locked<HTTPArchive>
-
-    /// The archive files being recorded in this process, with who records each.
-    private static let writers = Locked<[String: String]>([:])
-
-    /// A binding that records claims `file` for `owner` first: two recorders of one file would
-    /// overwrite each other.
-    init(
-        file: URL, isRecording: Bool, redaction: HTTPArchive.Redaction, recordCommand: String,
-        holding existing: HTTPArchive = HTTPArchive(), owner: String = ""
-    ) throws {
-        self.file = file
-        self.isRecording = isRecording
-        self.redaction = redaction
-        self.recordCommand = recordCommand
-        recorded = Locked(existing)
-        guard isRecording else { return }
-        let path = file.standardizedFileURL.path
-        let holder: String? = Self.writers.withLock { writers in
-            if let holder = writers[path] { return holder }
-            writers[path] = owner
-            return nil
-        }
-        if let holder { throw MockNetworkError.archiveInUse(path: file.path, owner: holder) }
-    }
-
-    deinit {
-        guard isRecording else { return }
-        let path = file.standardizedFileURL.path
-        _ = Self.writers.withLock { $0.removeValue(forKey: path) }
-    }
-
-    /// Adds an exchange and writes the archive, redacted. Returns the error writing threw, if any.
-    func append(_ entry: HTTPArchive.Entry) -> (any Error)? {
-        recorded.withLock { archive in
-            archive.entries += HTTPArchive(entries: [entry]).redacted(redaction).entries
-            do {
-                try archive.write(to: file)
-                return nil
-            } catch {
-                return error
-            }
-        }
-    }
-}
-
 extension MockRegistry {
     // MARK: Replaying
 
@@ -76,13 +18,14 @@ extension MockRegistry {
     /// - Parameters:
     ///   - archive: the archive, e.g. `try HTTPArchive(contentsOf: url)`.
     ///   - matching: which requests an entry answers; method and full URL unless given.
+    ///   - latency: how long each entry takes to answer; at once unless given.
     ///   - fileID: where the archive is replayed from, for failures; leave the default.
     ///   - filePath: where the archive is replayed from; leave the default.
     ///   - line: where the archive is replayed from; leave the default.
     ///   - column: where the archive is replayed from; leave the default.
     /// - Throws: ``MockNetworkError/invalidStatusCode(_:)`` for an entry whose status is no HTTP status.
     public func replay(
-        _ archive: HTTPArchive, matching: HTTPArchive.Matching = .methodAndURL,
+        _ archive: HTTPArchive, matching: HTTPArchive.Matching = .methodAndURL, latency: HTTPArchive.Latency = .none,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) throws {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -91,7 +34,9 @@ extension MockRegistry {
         var positions: [String: Int] = [:]
         for entry in archive.entries {
             let match = matching.match(for: entry)
-            let response = try Self.mockResponse(for: entry)
+            var response = try Self.mockResponse(for: entry)
+            let delay = latency.delay(for: entry)
+            if delay > 0 { response = response.delayed(by: delay) }
             // Entries that answer the same requests answer them in the order recorded.
             let key = match.groupingKey
             if let position = positions[key] {
@@ -151,11 +96,16 @@ extension MockRegistry {
     ///   names the archive and the command that records it.
     /// - `.once`: record when the file does not exist, else replay.
     /// - `.rewrite`: record afresh.
+    /// - `.missing`: replay what the file holds, record what it lacks and add it after.
     ///
     /// While recording, requests no handler answers go to the real network through a session
     /// without the mock protocol; the client gets the real response, and the exchange is added to
     /// the file (redacted) as it completes. Redirects are followed on the network, and the final
     /// response is recorded for the request.
+    ///
+    /// A file inside a built bundle (`Bundle.module.url(forResource:…)`) is the copy a build made:
+    /// it can be replayed, and recording into it throws
+    /// ``MockNetworkError/archiveInBundle(path:)``. Record the file in your source tree.
     ///
     /// - Parameters:
     ///   - file: the archive's file, e.g. next to the test's source.
@@ -163,42 +113,51 @@ extension MockRegistry {
     ///   - matching: which requests an entry answers; method and full URL unless given.
     ///     The query parameters `redaction` removes are left out of the comparison.
     ///   - redaction: what is taken out before anything is written.
+    ///   - latency: how long each replayed entry takes to answer; at once unless given.
     ///   - fileID: where the archive is used from, for failures; leave the default.
     ///   - filePath: where the archive is used from; leave the default.
     ///   - line: where the archive is used from; leave the default.
     ///   - column: where the archive is used from; leave the default.
     /// - Throws: ``HTTPArchive/LoadError`` for a broken archive, ``MockNetworkError/missingArchive(path:command:)``
     ///   when there is nothing to replay, ``MockNetworkError/invalidRecordMode(_:)`` for a bad
-    ///   `MOCKNETWORK_RECORD`.
+    ///   `MOCKNETWORK_RECORD`, ``MockNetworkError/archiveInUse(path:owner:)`` when another registry
+    ///   records the file, ``MockNetworkError/archiveInBundle(path:)`` to record into a bundle's copy.
     public func useArchive(
         at file: URL, mode: HTTPArchive.RecordMode? = nil, matching: HTTPArchive.Matching = .methodAndURL,
-        redaction: HTTPArchive.Redaction = .standard,
+        redaction: HTTPArchive.Redaction = .standard, latency: HTTPArchive.Latency = .none,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) throws {
         try useArchive(
-            at: file, mode: mode, matching: matching, redaction: redaction, testName: nil,
-            location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+            at: file, ArchiveSettings(mode: mode, matching: matching, redaction: redaction, latency: latency),
+            testName: nil, location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
-    /// ``useArchive(at:mode:matching:redaction:fileID:filePath:line:column:)`` for a test whose
-    /// name goes into the record commands, replaying `fallback` (an archive in a bundle) when
+    /// ``useArchive(at:mode:matching:redaction:latency:fileID:filePath:line:column:)`` for a test
+    /// whose name goes into the record commands, replaying `fallback` (an archive in a bundle) when
     /// `file` does not exist and nothing is to be recorded.
     package func useArchive(
-        at file: URL, mode: HTTPArchive.RecordMode?, matching: HTTPArchive.Matching,
-        redaction: HTTPArchive.Redaction, testName: String?, fallback: URL? = nil, location: SourceLocation
+        at file: URL, _ settings: ArchiveSettings, testName: String?, fallback: URL? = nil,
+        location: SourceLocation
     ) throws {
-        let mode = try mode ?? HTTPArchive.RecordMode.fromEnvironment()
+        let mode = try settings.mode ?? HTTPArchive.RecordMode.fromEnvironment()
         let exists = FileManager.default.fileExists(atPath: file.path)
         func command(_ mode: HTTPArchive.RecordMode) -> String {
             "\(HTTPArchive.RecordMode.environmentVariable)=\(mode.rawValue) swift test"
                 + (testName.map { " --filter '\($0)'" } ?? "")
         }
         let owner = testName.map { "the test \($0)" } ?? "the registry set up at \(location)"
+        let matching = settings.matching.ignoringQueryParameters(settings.redaction.queryParameters)
+        let inBundle = ArchiveBinding.isInsideBundle(file)
         // An archive this registry used before lets go of its file first.
         state.withLock { $0.archive = nil }
+        if mode == .rewrite || (mode != .never && !exists) || mode == .missing {
+            if inBundle { throw MockNetworkError.archiveInBundle(path: file.path) }
+        }
+        let recordHere =
+            "record it from the real server, which adds it to this test's archive and keeps the rest: \(command(.missing))"
         if mode == .rewrite || (mode != .never && !exists) {
             let binding = try ArchiveBinding(
-                file: file, isRecording: true, redaction: redaction, recordCommand: command(.rewrite), owner: owner)
+                file: file, isRecording: true, redaction: settings.redaction, fix: recordHere, owner: owner)
             try HTTPArchive().write(to: file)
             state.withLock { $0.archive = binding }
             return
@@ -207,26 +166,46 @@ extension MockRegistry {
             // Replays what the file holds; what it lacks goes to the server and is added after it.
             let existing = try HTTPArchive(contentsOf: file)
             let binding = try ArchiveBinding(
-                file: file, isRecording: true, redaction: redaction, recordCommand: command(.missing),
-                holding: existing, owner: owner)
-            try replay(
-                existing, matching: matching.ignoringQueryParameters(redaction.queryParameters),
-                fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
+                file: file, isRecording: true, redaction: settings.redaction, fix: recordHere, holding: existing,
+                owner: owner)
+            try replay(existing, matching: matching, latency: settings.latency, at: location)
             state.withLock { $0.archive = binding }
             return
         }
         guard let source = exists ? file : fallback else {
             throw MockNetworkError.missingArchive(path: file.path, command: command(.once))
         }
-        try replay(
-            HTTPArchive(contentsOf: source), matching: matching.ignoringQueryParameters(redaction.queryParameters),
-            fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
-        if exists {
-            // Bound to the file, so that a missing entry names it; a bundle's archive is only replayed.
-            let binding = try ArchiveBinding(
-                file: file, isRecording: false, redaction: redaction, recordCommand: command(.missing))
-            state.withLock { $0.archive = binding }
+        try replay(HTTPArchive(contentsOf: source), matching: matching, latency: settings.latency, at: location)
+        // Bound, so that a missing entry names the archive and how to add it to the file in the sources.
+        let binding: ArchiveBinding
+        if exists && !inBundle {
+            binding = try ArchiveBinding(
+                file: file, isRecording: false, redaction: settings.redaction, fix: recordHere)
+        } else if exists {
+            binding = try ArchiveBinding(
+                file: file, isRecording: false, redaction: settings.redaction,
+                fix: "this file is the copy a build put in the bundle, so recording into it would be lost. "
+                    + "Record the archive in your source tree (useArchive(at:) with its path there, then "
+                    + "\(command(.missing))) and build again",
+                shownAs: "\(file.path) (a copy in a built bundle)")
+        } else {
+            binding = try ArchiveBinding(
+                file: source, isRecording: false, redaction: settings.redaction,
+                fix: "record it from the real server where the sources are: \(command(.missing)) adds it to "
+                    + "\(file.path); the bundle gets it when the tests are built again",
+                shownAs: "\(source.path) (from the bundle; its source is \(file.path))")
         }
+        state.withLock { $0.archive = binding }
+    }
+
+    /// ``replay(_:matching:latency:fileID:filePath:line:column:)`` at a location already made.
+    private func replay(
+        _ archive: HTTPArchive, matching: HTTPArchive.Matching, latency: HTTPArchive.Latency,
+        at location: SourceLocation
+    ) throws {
+        try replay(
+            archive, matching: matching, latency: latency, fileID: location.fileID, filePath: location.filePath,
+            line: location.line, column: location.column)
     }
 
     /// The archive this registry replays or records, if any.

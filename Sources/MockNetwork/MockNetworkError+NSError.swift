@@ -24,6 +24,7 @@ extension MockNetworkError: CustomNSError {
         case .uploadBodyUnreachable: 10
         case .unencodableJSON: 11
         case .archiveInUse: 12
+        case .archiveInBundle: 13
         }
     }
 
@@ -49,6 +50,7 @@ extension MockNetworkError: CustomNSError {
         case .uploadBodyUnreachable(let url, let bytes): [url, String(bytes)]
         case .unencodableJSON(let type, let reason): [type, reason]
         case .archiveInUse(let path, let owner): [path, owner]
+        case .archiveInBundle(let path): [path]
         }
     }
 
@@ -84,6 +86,7 @@ extension MockNetworkError: CustomNSError {
         case 10: rebuilt = number(1).map { .uploadBodyUnreachable(values[0], bytes: $0) }
         case 11: rebuilt = value(1).map { .unencodableJSON(type: values[0], reason: $0) }
         case 12: rebuilt = value(1).map { .archiveInUse(path: values[0], owner: $0) }
+        case 13: rebuilt = value(0).map { .archiveInBundle(path: $0) }
         default: rebuilt = nil
         }
         guard let rebuilt else { return nil }

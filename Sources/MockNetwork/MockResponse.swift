@@ -215,6 +215,8 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
     case unencodableJSON(type: String, reason: String)
     /// Two registries would record into the same archive file at once; `owner` is the one already recording.
     case archiveInUse(path: String, owner: String)
+    /// An archive to record that is the copy inside a built bundle, which the next build replaces.
+    case archiveInBundle(path: String)
 
     /// What went wrong, then how to fix it.
     public var description: String {
@@ -258,6 +260,11 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
         case .archiveInUse(let path, let owner):
             "MockNetwork: \(owner) is already recording the archive \(path); recording into it here too would "
                 + "overwrite one with the other. Give each test an archive of its own, or record them one at a time."
+        case .archiveInBundle(let path):
+            "MockNetwork: \(path) is the copy of an archive that a build put in a bundle; a recording there "
+                + "would be replaced by the next build. Record the archive in your source tree: pass its path there "
+                + "to useArchive(at:), or use the .mockNetwork(archive:bundle:) trait or MockNetworkTestCase's "
+                + "useArchive(_:bundle:), which record next to the test and replay from the bundle on a device."
         case .downloadUnsupported(let url):
             "MockNetwork: download tasks (\(url)) cannot be mocked on Linux: its Foundation crashes when a "
                 + "custom protocol answers one. Load the data with data(for:) or dataTask(with:) instead, "

@@ -10,9 +10,8 @@ extension MockRegistry.Core {
     func unmatchedError(_ request: RecordedRequest, archive: ArchiveBinding?) -> URLError {
         let shown = MockRegistry.shortened(request.url.absoluteString)
         let summary =
-            archive == nil
-            ? "MockNetwork: no handler for \(request.method) \(shown)"
-            : "MockNetwork: no entry for \(request.method) \(shown) in the archive"
+            archive.map { "MockNetwork: no entry for \(request.method) \(shown) in the archive \($0.shownAs)" }
+            ?? "MockNetwork: no handler for \(request.method) \(shown)"
         let (registered, count, fitting) = state.withLock { state in
             // The first ten registered, for the list; the routes whose URL fits, from the index.
             var first: [Route] = []
@@ -22,7 +21,7 @@ extension MockRegistry.Core {
             }
             return (first, state.routes.count, Self.urlFitting(request, in: state))
         }
-        var lines = [summary + (archive.map { " \($0.file.path)." } ?? ".")]
+        var lines = [summary + "."]
         // Reported at the nearest registration, where the fix most likely goes.
         var near: SourceLocation?
         if count == 0 {
@@ -63,9 +62,7 @@ extension MockRegistry.Core {
             if count > 10 { lines.append("  … and \(count - 10) more") }
         }
         if let archive {
-            lines.append(
-                "Fix: record it from the real server, which adds it to this test's archive and keeps the rest: "
-                    + archive.recordCommand + " (or correct the URL the client builds).")
+            lines.append("Fix: \(archive.fix) (or correct the URL the client builds).")
         } else {
             lines.append(
                 "Fix: register a handler for this URL, e.g. register(\"\(shown)\") { _ in try .status(200) }, "

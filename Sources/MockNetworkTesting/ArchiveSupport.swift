@@ -15,13 +15,12 @@ package enum ArchiveSupport {
     /// and nothing is to be recorded, an archive of that name in `bundle` is replayed instead
     /// (for tests that run where the source tree is not, such as on a device).
     static func attach(
-        _ registry: MockRegistry, name: String, sourceFile: String, bundle: Bundle?, mode: HTTPArchive.RecordMode?,
-        matching: HTTPArchive.Matching, redaction: HTTPArchive.Redaction, testName: String?,
-        location: MockNetwork.SourceLocation
+        _ registry: MockRegistry, name: String, sourceFile: String, bundle: Bundle?, settings: ArchiveSettings,
+        testName: String?, location: MockNetwork.SourceLocation
     ) throws {
         try registry.useArchive(
-            at: file(named: name, nextTo: sourceFile), mode: mode, matching: matching, redaction: redaction,
-            testName: testName, fallback: bundle.flatMap { HTTPArchive.file(named: name, in: $0) }, location: location)
+            at: file(named: name, nextTo: sourceFile), settings, testName: testName,
+            fallback: bundle.flatMap { HTTPArchive.file(named: name, in: $0) }, location: location)
     }
 
     /// A `swift test --filter` pattern for a Swift Testing test: its function's name.

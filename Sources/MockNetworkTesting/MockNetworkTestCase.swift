@@ -75,6 +75,7 @@
         ///   - mode: record or replay; `nil` (the default) reads `MOCKNETWORK_RECORD`.
         ///   - matching: which requests an entry answers; method and full URL unless given.
         ///   - redaction: what is taken out before anything is written.
+        ///   - latency: how long each replayed entry takes to answer; at once unless given.
         ///   - bundle: a bundle to replay the archive from when the source tree is not there (a device).
         ///   - fileID: the test's source file; leave the default.
         ///   - filePath: the test's source file; leave the default.
@@ -84,12 +85,13 @@
         ///   there is nothing to replay.
         public func useArchive(
             _ name: String, mode: HTTPArchive.RecordMode? = nil, matching: HTTPArchive.Matching = .methodAndURL,
-            redaction: HTTPArchive.Redaction = .standard, bundle: Bundle? = nil,
+            redaction: HTTPArchive.Redaction = .standard, latency: HTTPArchive.Latency = .none, bundle: Bundle? = nil,
             fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
         ) throws {
             try ArchiveSupport.attach(
-                mocks, name: name, sourceFile: filePath, bundle: bundle, mode: mode, matching: matching,
-                redaction: redaction, testName: ArchiveSupport.filter(forXCTest: self.name),
+                mocks, name: name, sourceFile: filePath, bundle: bundle,
+                settings: ArchiveSettings(mode: mode, matching: matching, redaction: redaction, latency: latency),
+                testName: ArchiveSupport.filter(forXCTest: self.name),
                 location: MockNetwork.SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         }
 

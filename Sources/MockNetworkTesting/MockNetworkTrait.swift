@@ -33,24 +33,31 @@
         /// }
         /// ```
         /// Record it once from the real server with `MOCKNETWORK_RECORD=once swift test --filter fetchUser`
-        /// and commit the file; from then on the test replays it. On a suite, each test gets its own
-        /// archive: `Archives/<archive>/<test function>.har`.
+        /// and commit the file; from then on the test replays it.
+        ///
+        /// Each case of a parameterized test gets an archive of its own, named after its arguments:
+        /// `Archives/<archive>/<arguments>.har` (`fetchUser/1.har`, `fetchUser/2.har`). On a suite,
+        /// each test gets its own: `Archives/<archive>/<test function>.har`, with the names of
+        /// nested suites as folders between (`shop/Cart/load.har`).
         ///
         /// - Parameters:
         ///   - archive: the archive's name, without `.har`.
         ///   - mode: record or replay; `nil` (the default) reads `MOCKNETWORK_RECORD`.
         ///   - matching: which requests an entry answers; method and full URL unless given.
         ///   - redaction: what is taken out before anything is written.
+        ///   - latency: how long each replayed entry takes to answer; at once unless given.
         ///   - bundle: a bundle to replay the archive from when the source tree is not there (a device).
         ///   - filePath: the test's source file; leave the default.
         public static func mockNetwork(
             archive: String, mode: HTTPArchive.RecordMode? = nil, matching: HTTPArchive.Matching = .methodAndURL,
-            redaction: HTTPArchive.Redaction = .standard, bundle: Bundle? = nil, filePath: String = #filePath
+            redaction: HTTPArchive.Redaction = .standard, latency: HTTPArchive.Latency = .none,
+            bundle: Bundle? = nil, filePath: String = #filePath
         ) -> Self {
             MockNetworkTrait(
                 archive: MockNetworkTrait.Archive(
-                    name: archive, mode: mode, matching: matching, redaction: redaction, bundle: bundle,
-                    sourceFile: filePath))
+                    name: archive,
+                    settings: ArchiveSettings(mode: mode, matching: matching, redaction: redaction, latency: latency),
+                    bundle: bundle, sourceFile: filePath))
         }
     }
 
@@ -62,9 +69,7 @@
 
         struct Archive: Sendable {
             let name: String
-            let mode: HTTPArchive.RecordMode?
-            let matching: HTTPArchive.Matching
-            let redaction: HTTPArchive.Redaction
+            let settings: ArchiveSettings
             let bundle: Bundle?
             let sourceFile: String
         }
@@ -78,16 +83,20 @@
             return testCase == nil ? nil : self
         }
 
-        /// Whether the trait being applied came from a suite: each of its tests gets an archive of its own.
-        @TaskLocal static var archiveFromSuite = false
+        /// The outermost suite whose trait names an archive: each of its tests gets an archive of its own.
+        @TaskLocal static var archiveSuite: ArchiveNames.Suite?
 
         /// Runs `function` with a fresh registry as `MockRegistry.current`, then reports the
         /// registry's failures as issues of `test`.
         public func provideScope(
             for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
         ) async throws {
-            if test.isSuite, archive != nil {
-                try await Self.$archiveFromSuite.withValue(true) { try await function() }
+            if test.isSuite, let archive {
+                // A nested suite that inherits the trait keeps the outer suite's place.
+                let suite =
+                    Self.archiveSuite?.archive == archive.name
+                    ? Self.archiveSuite : ArchiveNames.Suite(archive: archive.name, components: test.id.nameComponents)
+                try await Self.$archiveSuite.withValue(suite) { try await function() }
                 return
             }
             let registry = MockRegistry()
@@ -99,11 +108,11 @@
             do {
                 if let archive {
                     let testName = ArchiveSupport.filter(forTest: test.name)
+                    let name = try ArchiveNames.name(
+                        archive: archive.name, suite: Self.archiveSuite, test: test, testCase: testCase)
                     try ArchiveSupport.attach(
-                        registry, name: Self.archiveFromSuite ? "\(archive.name)/\(testName)" : archive.name,
-                        sourceFile: archive.sourceFile, bundle: archive.bundle, mode: archive.mode,
-                        matching: archive.matching, redaction: archive.redaction, testName: testName, location: fallback
-                    )
+                        registry, name: name, sourceFile: archive.sourceFile, bundle: archive.bundle,
+                        settings: archive.settings, testName: testName, location: fallback)
                 }
                 try await ProcessWideUse.$current.withValue(processWide) {
                     try await MockRegistry.$scoped.withValue(registry) {

@@ -216,6 +216,82 @@ final class ArchiveRecordTests: XCTestCase {
         XCTAssertTrue(text.contains(#""redirectURL" : "/home?tab=1""#), text)
     }
 
+    func testJSONKeysAreRedactedAtAnyDepthKeepingTheRestByteForByte() throws {
+        func entry(_ url: String, request: String?, response: String, header: String = "none") -> HTTPArchive.Entry {
+            HTTPArchive.Entry(
+                request: HTTPArchive.Request(
+                    method: request == nil ? "GET" : "POST", url: url, headers: [HTTPArchive.Header("X-Token", header)],
+                    body: request.map { HTTPArchive.Body(Data($0.utf8), mimeType: "application/json") }),
+                response: HTTPArchive.Response(
+                    status: 200, body: HTTPArchive.Body(Data(response.utf8), mimeType: "application/json")))
+        }
+        let archive = HTTPArchive(entries: [
+            entry(
+                "https://api.example.com/login",
+                request: #"{ "user" : "ada", "password" : "hunter2-long", "meta": {"n": [1, {"PASSWORD": 42}]} }"#,
+                response: #"{"Access_Token":"tok-abc-123","expires":3600,"refresh":{"access_token":["a",{"b":null}]}}"#),
+            entry(
+                "https://api.example.com/sessions/tok-abc-123", request: nil, response: "password=hunter2-long",
+                header: "Bearer tok-abc-123"),
+            entry("https://api.example.com/broken", request: #"{"password": "cut-short"#, response: "[1,2"),
+        ])
+        let redacted = archive.redacted(HTTPArchive.Redaction(jsonKeys: ["password", "access_token"]))
+        let entries = redacted.entries
+        XCTAssertEqual(
+            entries[0].request.body?.text,
+            #"{ "user" : "ada", "password" : "REDACTED", "meta": {"n": [1, {"PASSWORD": "REDACTED"}]} }"#)
+        XCTAssertEqual(
+            entries[0].response.body.text,
+            #"{"Access_Token":"REDACTED","expires":3600,"refresh":{"access_token":"REDACTED"}}"#)
+        for body in [entries[0].request.body?.data, entries[0].response.body.data] {
+            XCTAssertNoThrow(try JSONSerialization.jsonObject(with: try XCTUnwrap(body)), "still valid JSON")
+        }
+        // What the keys held is a secret wherever else it is: a URL, a header, a body that is not JSON.
+        XCTAssertEqual(entries[1].request.url, "https://api.example.com/sessions/REDACTED")
+        XCTAssertEqual(entries[1].request.headers.first?.value, "Bearer REDACTED")
+        XCTAssertEqual(entries[1].response.body.text, "password=REDACTED")
+        // Text that is not JSON is left to bodyStrings.
+        XCTAssertEqual(entries[2].request.body?.text, #"{"password": "cut-short"#)
+        XCTAssertEqual(entries[2].response.body.text, "[1,2")
+    }
+
+    func testJSONKeysRecordedFromTheServerNeverReachTheFile() async throws {
+        let server = try LoopbackServer(
+            routes: [
+                "POST /oauth/token": .init(
+                    status: 200, headers: [("Content-Type", "application/json")],
+                    text:
+                        #"{"access_token":"SECRET-ACCESS","token_type":"bearer","tokens":{"refresh_token":"SECRET-REFRESH"}}"#
+                ),
+                "GET /me?session=SECRET-ACCESS": .init(
+                    status: 200, headers: [("Content-Type", "application/json")], text: #"{"name":"Ada"}"#),
+            ], maxRequests: 4, lifetime: 20)
+        defer { server.stop() }
+        let file = folder.appendingPathComponent("oauth.har")
+        let redaction = HTTPArchive.Redaction(jsonKeys: ["password", "access_token", "refresh_token"])
+        let mocks = MockRegistry()
+        try mocks.useArchive(at: file, mode: .rewrite, redaction: redaction)
+        let login = try await send(
+            mocks.session, "POST", try XCTUnwrap(server.url("/oauth/token")).absoluteString,
+            headers: ["Content-Type": "application/json"],
+            body: Data(#"{"username":"ada","password":"SECRET-PASSWORD"}"#.utf8))
+        XCTAssertTrue(String(decoding: login.body, as: UTF8.self).contains("SECRET-ACCESS"), "the client got it")
+        let me = try await send(
+            mocks.session, "GET", try XCTUnwrap(server.url("/me?session=SECRET-ACCESS")).absoluteString)
+        XCTAssertEqual(me.status, 200)
+
+        let text = try String(contentsOf: file, encoding: .utf8)
+        for secret in ["SECRET-PASSWORD", "SECRET-ACCESS", "SECRET-REFRESH"] {
+            XCTAssertFalse(text.contains(secret), "\(secret) reached the file")
+        }
+        let entries = try HTTPArchive(contentsOf: file).entries
+        XCTAssertEqual(entries.first?.request.body?.text, #"{"username":"ada","password":"REDACTED"}"#)
+        XCTAssertEqual(
+            entries.first?.response.body.text,
+            #"{"access_token":"REDACTED","token_type":"bearer","tokens":{"refresh_token":"REDACTED"}}"#)
+        XCTAssertEqual(entries.last?.request.url, try XCTUnwrap(server.url("/me?session=REDACTED")).absoluteString)
+    }
+
     func testSecretsInEachPlaceNeverReachTheFile() async throws {
         let server = try LoopbackServer(
             routes: [
@@ -300,7 +376,62 @@ final class ArchiveTestCaseTests: MockNetworkTestCase {
         try useArchive("chrome-shop", mode: .never, bundle: .module, filePath: elsewhere)
         let reply = try await send(session, "GET", "https://shop.example.com/api/products?page=1&sort=price")
         XCTAssertEqual(reply.status, 200)
-        XCTAssertNil(mocks.archiveFile, "replayed from the bundle, not bound to a file")
+        let bundled = try XCTUnwrap(HTTPArchive.file(named: "chrome-shop", in: .module))
+        XCTAssertEqual(mocks.archiveFile, bundled, "the archive it replays is the bundle's")
+    }
+
+    func testAnEntryMissingFromTheBundlesArchiveNamesItAndHowToRecordTheSource() async throws {
+        let source = FileManager.default.temporaryDirectory.appendingPathComponent("NoSourceTree/ShopTests.swift")
+        try useArchive("chrome-shop", mode: .never, bundle: .module, filePath: source.path)
+        let bundled = try XCTUnwrap(HTTPArchive.file(named: "chrome-shop", in: .module))
+        let sourceArchive = source.deletingLastPathComponent().appendingPathComponent("Archives/chrome-shop.har")
+
+        let error = await thrownError { try await send(session, "GET", "https://shop.example.com/api/orders") }
+        let message = try XCTUnwrap(mocks.takeFailures().first?.message)
+        let lines = message.split(separator: "\n").map(String.init)
+        let shown = "\(bundled.path) (from the bundle; its source is \(sourceArchive.path))"
+        XCTAssertEqual(
+            lines.first, "MockNetwork: no entry for GET https://shop.example.com/api/orders in the archive \(shown).")
+        XCTAssertEqual(
+            lines.last,
+            "Fix: record it from the real server where the sources are: MOCKNETWORK_RECORD=missing swift test "
+                + "--filter 'ArchiveTestCaseTests/testAnEntryMissingFromTheBundlesArchiveNamesItAndHowToRecordTheSource' "
+                + "adds it to \(sourceArchive.path); the bundle gets it when the tests are built again (or correct the "
+                + "URL the client builds).")
+        XCTAssertTrue(
+            (error as? URLError)?.localizedDescription.contains("in the archive \(shown)") == true,
+            String(describing: error))
+    }
+
+    func testAFileInsideABundleIsReplayedWithAFixThatPointsAtTheSources() async throws {
+        let bundled = try XCTUnwrap(HTTPArchive.file(named: "chrome-shop", in: .module))
+        try mocks.useArchive(at: bundled, mode: .never)
+        let reply = try await send(session, "GET", "https://shop.example.com/api/products?page=1&sort=price")
+        XCTAssertEqual(reply.status, 200)
+
+        _ = await thrownError { try await send(session, "GET", "https://shop.example.com/api/orders") }
+        let message = try XCTUnwrap(mocks.takeFailures().first?.message)
+        XCTAssertTrue(message.contains("in the archive \(bundled.path) (a copy in a built bundle)."), message)
+        XCTAssertTrue(
+            message.hasSuffix(
+                "Fix: this file is the copy a build put in the bundle, so recording into it would be lost. Record the "
+                    + "archive in your source tree (useArchive(at:) with its path there, then MOCKNETWORK_RECORD=missing "
+                    + "swift test) and build again (or correct the URL the client builds)."), message)
+    }
+
+    func testRecordingIntoABundlesCopyThrows() throws {
+        let bundled = try XCTUnwrap(HTTPArchive.file(named: "chrome-shop", in: .module))
+        let before = try Data(contentsOf: bundled)
+        for mode in [HTTPArchive.RecordMode.rewrite, .missing] {
+            XCTAssertThrowsError(try mocks.useArchive(at: bundled, mode: mode)) { error in
+                XCTAssertEqual(MockNetworkError(error), .archiveInBundle(path: bundled.path), "\(mode)")
+                XCTAssertTrue("\(error)".contains("Record the archive in your source tree"), "\(error)")
+            }
+        }
+        XCTAssertEqual(try Data(contentsOf: bundled), before, "the bundle's copy is untouched")
+        XCTAssertNil(mocks.archiveFile)
+        try mocks.useArchive(at: bundled, mode: .once)
+        XCTAssertEqual(mocks.archiveFile, bundled, "once: it exists, so it is replayed")
     }
 
     func testWithoutArchiveOrBundleTheErrorSaysHowToRecord() {

@@ -388,6 +388,69 @@ final class ArchiveReplayTests: XCTestCase {
                 + "swift test (or correct the URL the client builds).")
     }
 
+    func testAMissingEntrysErrorNamesTheArchive() async throws {
+        let file = try write(userArchive, to: "user.har")
+        let mocks = MockRegistry()
+        try mocks.useArchive(at: file, mode: .never)
+        let error = await thrownError { try await send(mocks.session, "GET", "https://api.example.com/users/2") }
+        XCTAssertEqual(
+            (error as? URLError)?.localizedDescription,
+            "MockNetwork: no entry for GET https://api.example.com/users/2 in the archive \(file.path) (nothing "
+                + "registered matches; see the test's failure for the nearest match).")
+        _ = mocks.takeFailures()
+    }
+
+    // MARK: Latency
+
+    /// One GET that took 400 ms when recorded, and one that took 5 s.
+    private func timedArchive() throws -> URL {
+        func entry(_ path: String, time: Int) -> String {
+            """
+            {"startedDateTime": "2026-11-20T10:00:00Z", "time": \(time),
+             "request": {"method": "GET", "url": "https://api.example.com\(path)", "httpVersion": "HTTP/1.1",
+                         "headers": [], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0},
+             "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "headers": [],
+                          "cookies": [], "content": {"size": 2, "mimeType": "text/plain", "text": "ok"},
+                          "redirectURL": "", "headersSize": -1, "bodySize": 2},
+             "cache": {}, "timings": {"send": 0, "wait": \(time), "receive": 0}}
+            """
+        }
+        return try write(
+            """
+            {"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [
+              \(entry("/slow", time: 400)), \(entry("/slower", time: 5000))]}}
+            """, to: "timed.har")
+    }
+
+    func testRecordedLatencyWaitsTheEntrysScaledTime() async throws {
+        let mocks = MockRegistry()
+        try mocks.useArchive(at: try timedArchive(), mode: .never, latency: .recorded(scale: 0.5))
+        let start = Date()
+        let reply = try await send(mocks.session, "GET", "https://api.example.com/slow")
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertEqual(String(decoding: reply.body, as: UTF8.self), "ok")
+        XCTAssertGreaterThanOrEqual(elapsed, 0.19, "answered after half of the recorded 400 ms")
+        XCTAssertEqual(try XCTUnwrap(mocks.exportedArchive().entries.first?.time), 200, accuracy: 0.001)
+    }
+
+    func testWithoutLatencyOrWithAScaleBelowZeroEntriesAnswerAtOnce() async throws {
+        for latency in [HTTPArchive.Latency.none, .recorded(scale: -1), .recorded(scale: .nan)] {
+            let mocks = MockRegistry()
+            try mocks.useArchive(at: try timedArchive(), mode: .never, latency: latency)
+            _ = try await send(mocks.session, "GET", "https://api.example.com/slower")
+            XCTAssertEqual(mocks.exportedArchive().entries.first?.time, 0, "\(latency)")
+        }
+    }
+
+    func testARecordedWaitPastTheTimeoutTimesOut() async throws {
+        let mocks = MockRegistry()
+        try mocks.useArchive(at: try timedArchive(), mode: .never, latency: .recorded())
+        var request = URLRequest(url: try XCTUnwrap(URL(string: "https://api.example.com/slower")))
+        request.timeoutInterval = 0.3
+        let error = await thrownError { try await mocks.session.data(for: request) }
+        XCTAssertEqual((error as? URLError)?.code, .timedOut)
+    }
+
     func testReplayingAnArchiveThatDoesNotExistSaysHowToRecordIt() {
         let file = folder.appendingPathComponent("never-recorded.har")
         XCTAssertThrowsError(try MockRegistry().useArchive(at: file, mode: .never)) { error in

@@ -109,6 +109,8 @@ final class ErrorBox: @unchecked Sendable {  // every access to `stored` holds `
             .missingStub(name: "user", variant: "empty", bundle: "/tmp/Bundle"), .invalidRecordMode("all"),
             .missingArchive(path: "/tmp/a.har", command: "MOCKNETWORK_RECORD=once swift test"),
             .uploadBodyUnreachable("https://a.example/upload", bytes: 12),
+            .unencodableJSON(type: "Double", reason: "NaN"),
+            .archiveInUse(path: "/tmp/a.har", owner: "the test load()"), .archiveInBundle(path: "/tmp/B.bundle/a.har"),
         ]
         for error in errors {
             // What Apple's URLSession hands the caller: an NSError made from the domain, code and user info.

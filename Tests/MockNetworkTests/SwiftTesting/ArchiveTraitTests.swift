@@ -56,3 +56,54 @@ struct ArchiveSuiteTraitTests {
         #expect(try await body(MockRegistry.current.session, "https://api.example.com/feed") == #"["b"]"#)
     }
 }
+
+extension ArchiveSuiteTraitTests {
+    /// A test of a nested suite has its own archive, `suiteArchive/Nested/firstTest.har`, not that of
+    /// the outer suite's test of the same name.
+    struct Nested {
+        @Test func firstTest() async throws {
+            #expect(try await body(MockRegistry.current.session, "https://api.example.com/feed") == #"["nested"]"#)
+            #expect(
+                MockRegistry.current.archiveFile?.pathComponents.suffix(3) == [
+                    "suiteArchive", "Nested", "firstTest.har",
+                ])
+        }
+    }
+}
+
+/// Each case of a parameterized test replays its own archive, named after its arguments:
+/// `caseArchive/ada.har`, `caseArchive/bob_lee.har`.
+struct ArchiveCaseTraitTests {
+    @Test(.mockNetwork(archive: "caseArchive", mode: .never), arguments: ["ada", "bob lee"])
+    func eachCaseReplaysItsOwnArchive(user: String) async throws {
+        let reply = try await body(MockRegistry.current.session, "https://api.example.com/users/me")
+        #expect(reply == #"{"name":"\#(user)"}"#)
+    }
+}
+
+/// Cases of a parameterized test record at the same time, each into its own archive, and then replay it.
+struct ArchiveCaseRecordingTests {
+    static let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "ArchiveCaseRecordingTests-\(UUID().uuidString)")
+
+    @Test(arguments: [1, 2, 3])
+    func eachCaseRecordsThenReplaysItsOwnArchive(number: Int) async throws {
+        let server = try LoopbackServer(
+            routes: ["GET /case/\(number)": .init(status: 200, text: "case \(number)")], maxRequests: 2, lifetime: 20)
+        defer { server.stop() }
+        let url = try #require(server.url("/case/\(number)"))
+        let source = Self.folder.appendingPathComponent("CaseTests.swift").path
+        let test = try #require(Test.current)
+        for mode in [HTTPArchive.RecordMode.once, .never] {
+            // What `@Test(.mockNetwork(archive: "cases"), arguments: [1, 2, 3])` does for this case.
+            let trait = MockNetworkTrait.mockNetwork(archive: "cases", mode: mode, filePath: source)
+            try await trait.provideScope(for: test, testCase: Test.Case.current) { () async throws in
+                #expect(try await body(MockRegistry.current.session, url.absoluteString) == "case \(number)")
+            }
+            server.stop()  // replaying needs no server
+        }
+        let file = Self.folder.appendingPathComponent("Archives/cases/\(number).har")
+        #expect(try HTTPArchive(contentsOf: file).entries.map(\.request.url) == [url.absoluteString])
+        try? FileManager.default.removeItem(at: file)
+    }
+}

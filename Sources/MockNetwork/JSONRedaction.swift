@@ -1,0 +1,158 @@
+import Foundation
+
+/// Replaces the values of chosen keys in JSON text, leaving every other byte as it was: the
+/// order of keys, the spacing and the numbers of a recorded body stay, and it stays valid JSON.
+enum JSONRedaction {
+    /// `data` with the value of every member named one of `keys` (at any depth, compared
+    /// case-insensitively) replaced by the string `replacement`, and the strings those values
+    /// held (to be cleaned elsewhere too). `nil` when `data` is not a JSON object or array, or
+    /// nests deeper than 256 levels.
+    static func redact(_ data: Data, keys: Set<String>, replacement: String) -> (data: Data, removed: [String])? {
+        guard !keys.isEmpty else { return nil }
+        let bytes = [UInt8](data)
+        var scanner = Scanner(bytes: bytes, keys: keys)
+        scanner.skipSpace()
+        guard scanner.peek == UInt8(ascii: "{") || scanner.peek == UInt8(ascii: "[") else { return nil }
+        guard scanner.value(depth: 0) else { return nil }
+        scanner.skipSpace()
+        guard scanner.position == bytes.count else { return nil }
+        guard !scanner.found.isEmpty else { return (data, []) }
+        let quoted = Data(Self.quoted(replacement).utf8)
+        var out = Data()
+        var copied = 0
+        var removed: [String] = []
+        for (range, text) in scanner.found {
+            out.append(contentsOf: bytes[copied..<range.lowerBound])
+            out.append(quoted)
+            copied = range.upperBound
+            if let text { removed.append(text) }
+        }
+        out.append(contentsOf: bytes[copied...])
+        return (out, removed)
+    }
+
+    /// `text` as a JSON string literal.
+    static func quoted(_ text: String) -> String {
+        let encoded = try? JSONEncoder().encode(text)
+        return encoded.map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+    }
+
+    private struct Scanner {
+        let bytes: [UInt8]
+        let keys: Set<String>
+        var position = 0
+        /// The byte ranges of the values to replace, in order, with the string each held.
+        var found: [(Range<Int>, String?)] = []
+
+        init(bytes: [UInt8], keys: Set<String>) {
+            self.bytes = bytes
+            self.keys = Set(keys.map { $0.lowercased() })
+        }
+
+        var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
+
+        mutating func skipSpace() {
+            while let byte = peek, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 }
+        }
+
+        mutating func expect(_ character: Unicode.Scalar) -> Bool {
+            guard peek == UInt8(ascii: character) else { return false }
+            position += 1
+            return true
+        }
+
+        /// Reads one value; `false` when the text is not JSON there.
+        mutating func value(depth: Int) -> Bool {
+            guard depth < 256 else { return false }
+            skipSpace()
+            switch peek {
+            case UInt8(ascii: "{"): return object(depth: depth)
+            case UInt8(ascii: "["): return array(depth: depth)
+            case UInt8(ascii: "\""): return string() != nil
+            case nil: return false
+            default: return scalar()
+            }
+        }
+
+        mutating func object(depth: Int) -> Bool {
+            position += 1
+            skipSpace()
+            if expect("}") { return true }
+            while true {
+                skipSpace()
+                guard peek == UInt8(ascii: "\""), let key = string() else { return false }
+                skipSpace()
+                guard expect(":") else { return false }
+                skipSpace()
+                let start = position
+                let isString = peek == UInt8(ascii: "\"")
+                guard value(depth: depth + 1) else { return false }
+                if let name = Self.decoded(bytes[key]), keys.contains(name.lowercased()) {
+                    // Members inside a redacted value go with it.
+                    found.removeAll { $0.0.lowerBound >= start }
+                    let text = isString ? Self.decoded(bytes[start..<position]) : nil
+                    found.append((start..<position, text))
+                }
+                skipSpace()
+                if expect("}") { return true }
+                guard expect(",") else { return false }
+            }
+        }
+
+        mutating func array(depth: Int) -> Bool {
+            position += 1
+            skipSpace()
+            if expect("]") { return true }
+            while true {
+                guard value(depth: depth + 1) else { return false }
+                skipSpace()
+                if expect("]") { return true }
+                guard expect(",") else { return false }
+            }
+        }
+
+        /// Reads a string literal; returns its range, quotes included.
+        mutating func string() -> Range<Int>? {
+            let start = position
+            position += 1
+            while let byte = peek {
+                position += 1
+                if byte == UInt8(ascii: "\\") {
+                    position += 1
+                } else if byte == UInt8(ascii: "\"") {
+                    return start..<position
+                } else if byte < 0x20 {
+                    return nil
+                }
+            }
+            return nil
+        }
+
+        /// A number, `true`, `false` or `null`.
+        mutating func scalar() -> Bool {
+            let start = position
+            while let byte = peek,
+                byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".")
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            {
+                position += 1
+            }
+            let word = String(decoding: bytes[start..<position], as: UTF8.self)
+            if ["true", "false", "null"].contains(word) { return true }
+            guard let first = word.unicodeScalars.first, first == "-" || ("0"..."9").contains(first) else {
+                return false
+            }
+            return Double(word) != nil
+        }
+
+        /// A string literal's text.
+        static func decoded(_ literal: ArraySlice<UInt8>) -> String? {
+            guard literal.contains(UInt8(ascii: "\\")) else {
+                return String(decoding: literal.dropFirst().dropLast(), as: UTF8.self)
+            }
+            return try? JSONDecoder().decode(String.self, from: Data(literal))
+        }
+    }
+}
