@@ -214,6 +214,38 @@ do {
     _ = many.takeFailures()
     print(pad("9 an unmatched request with 9,000 handlers") + String(format: "%9.2f ms", median(unmatchedTimes) * 1e3))
 
+    // 10. A HAR archive with 20,000 entries for one path: replay() under .methodAndPath (entries
+    //     grouped into one route, in recorded order) and, for comparison, .methodAndURL; then every
+    //     entry requested in recorded order.
+    let entryCount = 20_000
+    guard let page = URL(string: "https://api.example.com/page") else { exit(1) }
+    let archive = HTTPArchive(
+        entries: (0..<entryCount).map { index in
+            HTTPArchive.Entry(
+                request: HTTPArchive.Request(method: "GET", url: page.absoluteString + "?n=\(index)"),
+                response: HTTPArchive.Response(status: 200, body: HTTPArchive.Body(Data("\(index)".utf8))))
+        })
+    let byPath = MockRegistry()
+    let loadingByPath = try await seconds { try byPath.replay(archive, matching: .methodAndPath) }
+    let loadingByURL = try await seconds { try MockRegistry().replay(archive, matching: .methodAndURL) }
+    var lastBody = ""
+    let answering = try await seconds {
+        for _ in 0..<entryCount {
+            let (data, _) = try await byPath.session.data(from: page)
+            lastBody = String(decoding: data, as: UTF8.self)
+        }
+    }
+    guard lastBody == "\(entryCount - 1)" else {
+        throw BenchmarkError(description: "replayed out of order: \(lastBody)")
+    }
+    print(
+        pad("10 HAR replay(): 20,000 entries on one path, .methodAndPath")
+            + String(format: "%9.2f ms", loadingByPath * 1e3))
+    print(pad("10a the same entries, .methodAndURL") + String(format: "%9.2f ms", loadingByURL * 1e3))
+    print(
+        pad("10b then all 20,000 requested in recorded order")
+            + String(format: "%9.2f µs/req (%.2f s)", answering / Double(entryCount) * 1e6, answering))
+
     print("")
     let ratios = rows.map { row in
         "row \(row.0.prefix(while: { $0 != " " })) " + String(format: "%.2f×", row.1 / rows[0].1)
