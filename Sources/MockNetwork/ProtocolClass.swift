@@ -23,12 +23,14 @@ final class RegistryURLProtocol<Tag: RegistryTag>: MockURLProtocol {}
 enum ProtocolClasses {
     /// A protocol class distinct from the class made for any other `number`.
     static func make(number: UInt64) -> MockURLProtocol.Type {
+        // The highest digit innermost: consecutive numbers share the inner types of their common
+        // high digits, so a new registry adds metadata for the few low digits that changed (two on
+        // average), not for all of them.
         var tag: any RegistryTag.Type = TagEnd.self
-        var remaining = number
-        repeat {
-            tag = wrap(tag, bit: remaining & 1 == 1)
-            remaining >>= 1
-        } while remaining > 0
+        let digits = max(1, UInt64.bitWidth - number.leadingZeroBitCount)
+        for position in stride(from: digits - 1, through: 0, by: -1) {
+            tag = wrap(tag, bit: (number >> UInt64(position)) & 1 == 1)
+        }
         return protocolClass(tag)
     }
 

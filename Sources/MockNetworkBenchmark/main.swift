@@ -89,6 +89,17 @@ do {
     tutorialConfiguration.protocolClasses = [TutorialURLProtocol.self]
     let tutorial = URLSession(configuration: tutorialConfiguration)
 
+    // 1n. The same protocol through a session without cache or cookie storage, as MockNetwork's
+    //     session is: URLSession's own cost, the floor for MockNetwork's.
+    let bareConfiguration = URLSessionConfiguration.ephemeral
+    bareConfiguration.protocolClasses = [TutorialURLProtocol.self]
+    bareConfiguration.urlCache = nil
+    bareConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    bareConfiguration.httpCookieStorage = nil
+    bareConfiguration.httpShouldSetCookies = false
+    bareConfiguration.httpCookieAcceptPolicy = .never
+    let bare = URLSession(configuration: bareConfiguration)
+
     // 2. MockNetwork, one handler (a closure: it runs on a thread of MockNetwork's, and the answer
     //    comes back into `startLoading`).
     let one = MockRegistry()
@@ -139,7 +150,7 @@ do {
     // them alike; each row's figure is the median of its rounds.
     let sessions = [
         tutorial, one.session, many.session, inline.session, trait.session, manyPatterns.session, fewPatterns.session,
-        exactAmongPatterns.session,
+        exactAmongPatterns.session, bare,
     ]
     for session in sessions { try await fetch(session, target, times: 500) }
     let rounds = 20
@@ -162,6 +173,7 @@ do {
     report("3p 1,000 host/path patterns, a pattern answers", median(perRound[5]))
     report("3q 10 patterns (wildcard hosts), the last answers", median(perRound[6]))
     report("3r 1,000 patterns registered, an exact URL answers", median(perRound[7]))
+    report("1n hand-written URLProtocol, no cache or cookie storage", median(perRound[8]))
 
     // 4. The same with 8 concurrent tasks (wall time per request).
     let concurrent = try await seconds {
@@ -246,12 +258,35 @@ do {
         pad("10b then all 20,000 requested in recorded order")
             + String(format: "%9.2f µs/req (%.2f s)", answering / Double(entryCount) * 1e6, answering))
 
+    // 11. Memory kept per registry once it and its session are released (after one request each).
+    let releasedCount = max(requests, 1_000)
+    for _ in 0..<200 {
+        let registry = MockRegistry()
+        registry.register(target.absoluteString) { _ in try .text("ok") }
+        try await fetch(registry.session, target, times: 1)
+    }
+    try await Task.sleep(nanoseconds: 400_000_000)
+    let beforeReleased = residentBytes()
+    for _ in 0..<releasedCount {
+        let registry = MockRegistry()
+        registry.register(target.absoluteString) { _ in try .text("ok") }
+        try await fetch(registry.session, target, times: 1)
+    }
+    try await Task.sleep(nanoseconds: 400_000_000)
+    _ = MockRegistry()  // sweeps what is released
+    let keptPerRegistry = Double(residentBytes() - beforeReleased) / Double(releasedCount)
+    print(pad("11 memory kept per released registry") + String(format: "%9.2f KB", keptPerRegistry / 1e3))
+
     print("")
     let ratios = rows.map { row in
         "row \(row.0.prefix(while: { $0 != " " })) " + String(format: "%.2f×", row.1 / rows[0].1)
     }
     print("ratios to row 1: " + ratios.joined(separator: ", "))
     print(String(format: "row 3 / row 2: %.2f×", rows[2].1 / rows[1].1))
+    print(
+        String(
+            format: "over URLSession's own cost (row 1n): row 2 %.2f×, row 2a %.2f×", rows[1].1 / rows[8].1,
+            rows[3].1 / rows[8].1))
     print(
         String(
             format: "patterns / row 2: 3p %.2f×, 3q %.2f×, 3r %.2f×", rows[5].1 / rows[1].1, rows[6].1 / rows[1].1,
