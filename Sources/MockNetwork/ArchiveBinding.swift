@@ -46,20 +46,23 @@ final class ArchiveBinding: Sendable {
         file: URL, isRecording: Bool, redaction: HTTPArchive.Redaction, fix: String, shownAs: String? = nil,
         holding existing: HTTPArchive = HTTPArchive(), owner: String = ""
     ) throws {
+        // Claimed before any property is set: a binding that throws then never runs `deinit`, which
+        // would give up the claim of the binding that holds the file.
+        if isRecording {
+            let path = file.standardizedFileURL.path
+            let holder: String? = Self.writers.withLock { writers in
+                if let holder = writers[path] { return holder }
+                writers[path] = owner
+                return nil
+            }
+            if let holder { throw MockNetworkError.archiveInUse(path: file.path, owner: holder) }
+        }
         self.file = file
         self.shownAs = shownAs ?? file.path
         self.isRecording = isRecording
         self.redaction = redaction
         self.fix = fix
         recorded = Locked((existing, []))
-        guard isRecording else { return }
-        let path = file.standardizedFileURL.path
-        let holder: String? = Self.writers.withLock { writers in
-            if let holder = writers[path] { return holder }
-            writers[path] = owner
-            return nil
-        }
-        if let holder { throw MockNetworkError.archiveInUse(path: file.path, owner: holder) }
     }
 
     deinit {
@@ -71,10 +74,22 @@ final class ArchiveBinding: Sendable {
     /// Whether `file` lies inside a built bundle (an app, a test bundle, a SwiftPM resource
     /// bundle): a copy that the next build replaces, not the file in the sources.
     static func isInsideBundle(_ file: URL) -> Bool {
-        let suffixes = [".bundle", ".resources", ".xctest", ".app", ".appex"]
-        return file.standardizedFileURL.pathComponents.dropLast().contains { component in
-            suffixes.contains { component.hasSuffix($0) }
+        // A folder named like a bundle counts when it is one (it has an Info.plist), or when it lies in
+        // SwiftPM's build folder (Linux's `.resources` bundles have no Info.plist): a source tree in
+        // a folder such as `dogs.app` is no bundle.
+        let components = file.standardizedFileURL.pathComponents.dropLast()
+        var folder = URL(fileURLWithPath: "/")
+        var inBuildFolder = false
+        for component in components {
+            folder.appendPathComponent(component)
+            if component == ".build" || component == "DerivedData" { inBuildFolder = true }
+            guard [".bundle", ".resources", ".xctest", ".app", ".appex"].contains(where: { component.hasSuffix($0) })
+            else { continue }
+            if inBuildFolder { return true }
+            let plists = ["Info.plist", "Contents/Info.plist"].map { folder.appendingPathComponent($0).path }
+            if plists.contains(where: { FileManager.default.fileExists(atPath: $0) }) { return true }
         }
+        return false
     }
 
     /// Adds an exchange and writes the archive, redacted. Returns the error writing threw, if any.

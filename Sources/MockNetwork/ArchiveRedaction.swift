@@ -76,17 +76,21 @@ extension HTTPArchive {
             copy.entries[index].response.body = redactJSON(copy.entries[index].response.body)
         }
         learned.formUnion((parameterValues + jsonValues).filter { $0.count >= 4 && $0 != redaction.replacement })
-        return copy.cleaned(of: redaction.bodyStrings + learned, redaction)
+        return copy.cleaned(of: learned, redaction)
     }
 
-    /// This archive without the headers and query parameters `redaction` names, and with each of
-    /// `secrets` replaced wherever it is.
-    func cleaned(of secrets: some Sequence<String>, _ redaction: Redaction) -> HTTPArchive {
+    /// This archive without the headers and query parameters `redaction` names, with its
+    /// ``Redaction/bodyStrings`` replaced wherever they are, and with each of `learned` (values
+    /// redaction found) replaced in URLs, header values, the string values of JSON bodies (so the
+    /// JSON stays valid) and other bodies.
+    func cleaned(of learned: some Sequence<String>, _ redaction: Redaction) -> HTTPArchive {
         let headerNames = Set(redaction.headers.map { $0.lowercased() })
         // Longest first, so that a value inside another is not replaced first.
-        let secrets = Set(secrets).filter { !$0.isEmpty }.sorted {
-            $0.count > $1.count || $0.count == $1.count && $0 < $1
+        func ordered(_ values: some Sequence<String>) -> [String] {
+            Set(values).filter { !$0.isEmpty }.sorted { $0.count > $1.count || $0.count == $1.count && $0 < $1 }
         }
+        let found = ordered(learned)
+        let secrets = ordered(redaction.bodyStrings + found)
         let replacement = Data(redaction.replacement.utf8)
         var copy = self
         func clean(_ headers: [Header]) -> [Header] {
@@ -102,7 +106,15 @@ extension HTTPArchive {
         }
         func clean(_ body: Body) -> Body {
             var data = body.data
-            for secret in secrets { data = Self.replacing(Data(secret.utf8), with: replacement, in: data) }
+            var plain = secrets
+            if !found.isEmpty,
+                let json = JSONRedaction.replacing(found, with: redaction.replacement, inStringsOf: data)
+            {
+                // In JSON, found values go only where strings are: a PIN "2024" leaves `"year":2024` alone.
+                data = json
+                plain = ordered(redaction.bodyStrings)
+            }
+            for secret in plain { data = Self.replacing(Data(secret.utf8), with: replacement, in: data) }
             return Body(data, mimeType: body.mimeType)
         }
         for index in copy.entries.indices {
@@ -113,9 +125,11 @@ extension HTTPArchive {
                 entry.request.url = Self.removing(redaction.queryParameters, from: entry.request.url)
             }
             for secret in secrets {
-                // As it is, and as a URL carries it.
-                let encoded = secret.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? secret
-                for form in Set([secret, encoded]) {
+                // As it is, and as a URL carries it (encoded more or less thoroughly).
+                let forms = [CharacterSet.urlQueryAllowed, .urlPathAllowed, .alphanumerics].compactMap {
+                    secret.addingPercentEncoding(withAllowedCharacters: $0)
+                }
+                for form in Set([secret] + forms) {
                     entry.request.url = entry.request.url.replacingOccurrences(of: form, with: redaction.replacement)
                 }
             }

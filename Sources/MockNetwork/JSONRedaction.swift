@@ -8,14 +8,8 @@ enum JSONRedaction {
     /// held (to be cleaned elsewhere too). `nil` when `data` is not a JSON object or array, or
     /// nests deeper than 256 levels.
     static func redact(_ data: Data, keys: Set<String>, replacement: String) -> (data: Data, removed: [String])? {
-        guard !keys.isEmpty else { return nil }
-        let bytes = [UInt8](data)
-        var scanner = Scanner(bytes: bytes, keys: keys)
-        scanner.skipSpace()
-        guard scanner.peek == UInt8(ascii: "{") || scanner.peek == UInt8(ascii: "[") else { return nil }
-        guard scanner.value(depth: 0) else { return nil }
-        scanner.skipSpace()
-        guard scanner.position == bytes.count else { return nil }
+        guard !keys.isEmpty, let scanner = Scanner.scan([UInt8](data), keys: keys) else { return nil }
+        let bytes = scanner.bytes
         guard !scanner.found.isEmpty else { return (data, []) }
         let quoted = Data(Self.quoted(replacement).utf8)
         var out = Data()
@@ -31,6 +25,29 @@ enum JSONRedaction {
         return (out, removed)
     }
 
+    /// `data` with each of `secrets` replaced by `replacement` inside the string values of the JSON
+    /// (as written and as JSON escapes it), never in keys, numbers or the structure, so the JSON
+    /// stays valid; `nil` when `data` is not a JSON object or array.
+    static func replacing(_ secrets: [String], with replacement: String, inStringsOf data: Data) -> Data? {
+        guard let scanner = Scanner.scan([UInt8](data), keys: [], collectingStrings: true) else { return nil }
+        let forms = secrets.flatMap { secret in
+            Set([Array(secret.utf8), Array(quoted(secret).utf8.dropFirst().dropLast())])
+        }
+        let inserted = Array(quoted(replacement).utf8.dropFirst().dropLast())
+        var out = [UInt8]()
+        out.reserveCapacity(scanner.bytes.count)
+        var copied = 0
+        for range in scanner.strings {
+            out += scanner.bytes[copied..<range.lowerBound]
+            var text = Data(scanner.bytes[range])
+            for form in forms { text = HTTPArchive.replacing(Data(form), with: Data(inserted), in: text) }
+            out += text
+            copied = range.upperBound
+        }
+        out += scanner.bytes[copied...]
+        return Data(out)
+    }
+
     /// `text` as a JSON string literal.
     static func quoted(_ text: String) -> String {
         let encoded = try? JSONEncoder().encode(text)
@@ -41,12 +58,29 @@ enum JSONRedaction {
         let bytes: [UInt8]
         let keys: Set<String>
         var position = 0
+        /// Whether ``strings`` is filled.
+        let collectingStrings: Bool
         /// The byte ranges of the values to replace, in order, with the string each held.
         var found: [(Range<Int>, String?)] = []
+        /// The byte ranges of the string values (not keys), quotes included, in order.
+        var strings: [Range<Int>] = []
 
-        init(bytes: [UInt8], keys: Set<String>) {
+        init(bytes: [UInt8], keys: Set<String>, collectingStrings: Bool) {
             self.bytes = bytes
             self.keys = Set(keys.map { $0.lowercased() })
+            self.collectingStrings = collectingStrings
+        }
+
+        /// The scanner after reading `bytes` whole (a byte order mark first is skipped), or `nil` when
+        /// they are not a JSON object or array.
+        static func scan(_ bytes: [UInt8], keys: Set<String>, collectingStrings: Bool = false) -> Scanner? {
+            var scanner = Scanner(bytes: bytes, keys: keys, collectingStrings: collectingStrings)
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.position = 3 }
+            scanner.skipSpace()
+            guard scanner.peek == UInt8(ascii: "{") || scanner.peek == UInt8(ascii: "[") else { return nil }
+            guard scanner.value(depth: 0) else { return nil }
+            scanner.skipSpace()
+            return scanner.position == bytes.count ? scanner : nil
         }
 
         var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
@@ -68,7 +102,10 @@ enum JSONRedaction {
             switch peek {
             case UInt8(ascii: "{"): return object(depth: depth)
             case UInt8(ascii: "["): return array(depth: depth)
-            case UInt8(ascii: "\""): return string() != nil
+            case UInt8(ascii: "\""):
+                guard let range = string() else { return false }
+                if collectingStrings { strings.append(range) }
+                return true
             case nil: return false
             default: return scalar()
             }
@@ -88,8 +125,8 @@ enum JSONRedaction {
                 let isString = peek == UInt8(ascii: "\"")
                 guard value(depth: depth + 1) else { return false }
                 if let name = Self.decoded(bytes[key]), keys.contains(name.lowercased()) {
-                    // Members inside a redacted value go with it.
-                    found.removeAll { $0.0.lowerBound >= start }
+                    // Members inside a redacted value go with it (they are the last ones found).
+                    while let last = found.last, last.0.lowerBound >= start { found.removeLast() }
                     let text = isString ? Self.decoded(bytes[start..<position]) : nil
                     found.append((start..<position, text))
                 }

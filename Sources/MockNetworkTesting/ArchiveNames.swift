@@ -5,37 +5,32 @@
     /// The archive names Swift Testing tests get: one per test, per case of a parameterized test,
     /// and per test of a suite (nested suites included), so that no two record into one file.
     enum ArchiveNames {
-        /// The suite whose `.mockNetwork(archive:)` trait is in effect: its archive name and the
-        /// components of its ID, which its tests' paths inside the archive folder start after.
-        struct Suite: Sendable {
-            let archive: String
-            let components: [String]
-        }
-
         /// The archive `test` (and `testCase`) uses: `archive` for a test of its own,
         /// `archive/<nested suites>/<test function>` inside a suite with the trait, and
-        /// `…/<arguments>` for a case of a parameterized test.
+        /// `…/<arguments>.har` for a case of a parameterized test.
         ///
         /// - Throws: ``CaseNameUnavailable`` when the case's arguments cannot be read.
-        static func name(archive: String, suite: Suite?, test: Test, testCase: Test.Case?) throws -> String {
+        static func name(archive: String, suites: [String: [String]], test: Test, testCase: Test.Case?) throws
+            -> String
+        {
             var parts = [archive]
-            if let suite, suite.archive == archive {
+            if let suite = suites[archive] {
                 let components = test.id.nameComponents
                 let inside =
-                    components.starts(with: suite.components)
-                    ? Array(components.dropFirst(suite.components.count)) : [components.last ?? test.name]
+                    components.starts(with: suite)
+                    ? Array(components.dropFirst(suite.count)) : [components.last ?? test.name]
                 parts += inside.map { ArchiveSupport.filter(forTest: $0) }
             }
             if let testCase, testCase.isParameterized {
                 guard let arguments = arguments(of: testCase) else { throw CaseNameUnavailable(test: test.name) }
-                parts.append(fileName(describing: arguments))
+                parts.append(fileName(describing: arguments) + ".har")
             }
             return parts.joined(separator: "/")
         }
 
-        /// The case's arguments, as Swift Testing describes them (`1, "ada"`), or `nil` when they
-        /// cannot be found. `Test.Case` keeps them to itself, so they are looked up by reflection.
-        static func arguments(of testCase: Test.Case) -> String? {
+        /// The case's arguments, each as Swift Testing describes it (`1`, `"ada"`), or `nil` when
+        /// they cannot be found. `Test.Case` keeps them to itself, so they are looked up by reflection.
+        static func arguments(of testCase: Test.Case) -> [String]? {
             func find(_ value: Any, depth: Int) -> [Any]? {
                 guard depth < 6 else { return nil }
                 for child in Mirror(reflecting: value).children {
@@ -49,35 +44,48 @@
                 }
                 return nil
             }
-            return find(testCase, depth: 0).map { values in
-                values.map { String(describingForTest: $0) }.joined(separator: ", ")
-            }
+            return find(testCase, depth: 0).map { values in values.map { String(describingForTest: $0) } }
         }
 
-        /// `text` as a file name that any file system takes: letters, digits, `-` and `.`, with runs
-        /// of anything else as one `_`; a long one is cut and ends in a hash of the whole.
-        static func fileName(describing text: String) -> String {
-            var name = ""
-            var pendingSeparator = false
-            for scalar in text.unicodeScalars {
-                let keep =
-                    scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == ".")
-                if keep {
-                    if pendingSeparator && !name.isEmpty { name += "_" }
-                    pendingSeparator = false
-                    name.unicodeScalars.append(scalar)
-                } else {
-                    pendingSeparator = true
+        /// The arguments as a file name that any file system takes, distinct for distinct arguments:
+        /// each argument (without its quotes) joined by `_`. An argument that holds anything but
+        /// lowercase ASCII letters, digits, `-` and `.` (where two texts could give one name, or
+        /// differ only in case on a case-insensitive disk) is written with `_` for each run of other
+        /// characters, and the name ends in a hash of the whole; a long name is cut before it.
+        static func fileName(describing arguments: [String]) -> String {
+            let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-.".unicodeScalars)
+            var exact = true
+            let parts = arguments.map { argument in
+                var text = argument
+                if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") {
+                    text = String(text.dropFirst().dropLast())
                 }
+                var part = ""
+                var pendingSeparator = false
+                for scalar in text.unicodeScalars {
+                    if allowed.contains(scalar) || (scalar.isASCII && CharacterSet.uppercaseLetters.contains(scalar)) {
+                        if pendingSeparator && !part.isEmpty { part += "_" }
+                        pendingSeparator = false
+                        part.unicodeScalars.append(scalar)
+                        if !allowed.contains(scalar) { exact = false }
+                    } else {
+                        pendingSeparator = true
+                        exact = false
+                    }
+                }
+                if part.isEmpty || part.hasPrefix(".") { exact = false }
+                return part
             }
+            var name = parts.joined(separator: "_")
             if name.isEmpty || name.hasPrefix(".") { name = "case" + (name.isEmpty ? "" : "_") + name }
-            guard name.count > 64 else { return name }
-            // FNV-1a: the same text gives the same name in every run.
+            guard !exact || name.count > 64 else { return name }
+            // FNV-1a: the same arguments give the same name in every run.
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in text.utf8 {
+            for byte in arguments.joined(separator: "\u{0}").utf8 {
                 hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
             }
-            return String(name.prefix(47)) + "-" + String(hash, radix: 16)
+            let kept = String(name.prefix(47))
+            return (kept.hasSuffix(".") ? kept + "_" : kept) + "-" + String(hash, radix: 16)
         }
 
         /// A parameterized test whose cases cannot be told apart, so each cannot have its archive.

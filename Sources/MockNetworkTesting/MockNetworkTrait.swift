@@ -83,8 +83,9 @@
             return testCase == nil ? nil : self
         }
 
-        /// The outermost suite whose trait names an archive: each of its tests gets an archive of its own.
-        @TaskLocal static var archiveSuite: ArchiveNames.Suite?
+        /// For each archive name a suite's trait gives, the ID components of the outermost such
+        /// suite: each of its tests gets an archive of its own, at its path inside that suite.
+        @TaskLocal static var archiveSuites: [String: [String]] = [:]
 
         /// Runs `function` with a fresh registry as `MockRegistry.current`, then reports the
         /// registry's failures as issues of `test`.
@@ -93,10 +94,9 @@
         ) async throws {
             if test.isSuite, let archive {
                 // A nested suite that inherits the trait keeps the outer suite's place.
-                let suite =
-                    Self.archiveSuite?.archive == archive.name
-                    ? Self.archiveSuite : ArchiveNames.Suite(archive: archive.name, components: test.id.nameComponents)
-                try await Self.$archiveSuite.withValue(suite) { try await function() }
+                var suites = Self.archiveSuites
+                if suites[archive.name] == nil { suites[archive.name] = test.id.nameComponents }
+                try await Self.$archiveSuites.withValue(suites) { try await function() }
                 return
             }
             let registry = MockRegistry()
@@ -109,7 +109,7 @@
                 if let archive {
                     let testName = ArchiveSupport.filter(forTest: test.name)
                     let name = try ArchiveNames.name(
-                        archive: archive.name, suite: Self.archiveSuite, test: test, testCase: testCase)
+                        archive: archive.name, suites: Self.archiveSuites, test: test, testCase: testCase)
                     try ArchiveSupport.attach(
                         registry, name: name, sourceFile: archive.sourceFile, bundle: archive.bundle,
                         settings: archive.settings, testName: testName, location: fallback)

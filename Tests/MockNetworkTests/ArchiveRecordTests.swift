@@ -78,9 +78,26 @@ final class ArchiveRecordTests: XCTestCase {
             XCTAssertEqual(path, file.path)
             XCTAssertTrue(owner.hasPrefix("the registry set up at MockNetworkTests/ArchiveRecordTests.swift:"), owner)
         }
+        // The second's failed claim leaves the first's in place: a third fails too.
+        let third = MockRegistry()
+        XCTAssertThrowsError(try third.useArchive(at: file, mode: .missing)) { error in
+            XCTAssertEqual((error as? MockNetworkError).map { "\($0)" }?.contains("is already recording"), true)
+        }
         // Once the first is done with it, the file is free.
         first.reset()
         XCTAssertNoThrow(try second.useArchive(at: file, mode: .rewrite))
+    }
+
+    func testAFolderNamedLikeABundleInTheSourceTreeStillRecords() throws {
+        let sources = folder.appendingPathComponent("dogs.app/Tests/Archives/ping.har")
+        XCTAssertNoThrow(try MockRegistry().useArchive(at: sources, mode: .rewrite))
+        let bundle = folder.appendingPathComponent("Fake.bundle")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        try Data("<plist/>".utf8).write(to: bundle.appendingPathComponent("Info.plist"))
+        let inBundle = bundle.appendingPathComponent("Archives/ping.har")
+        XCTAssertThrowsError(try MockRegistry().useArchive(at: inBundle, mode: .rewrite)) { error in
+            XCTAssertEqual(MockNetworkError(error), .archiveInBundle(path: inBundle.path))
+        }
     }
 
     func testOnceRecordsWhatTheServerSentThenReplaysItWithoutTheServer() async throws {
@@ -253,6 +270,38 @@ final class ArchiveRecordTests: XCTestCase {
         // Text that is not JSON is left to bodyStrings.
         XCTAssertEqual(entries[2].request.body?.text, #"{"password": "cut-short"#)
         XCTAssertEqual(entries[2].response.body.text, "[1,2")
+    }
+
+    func testValuesFoundByKeyAreCleanedFromOtherJSONOnlyInsideStrings() throws {
+        func entry(_ request: String, _ response: String) -> HTTPArchive.Entry {
+            HTTPArchive.Entry(
+                request: HTTPArchive.Request(
+                    method: "POST", url: "https://api.example.com/x",
+                    body: HTTPArchive.Body(Data(request.utf8), mimeType: "application/json")),
+                response: HTTPArchive.Response(
+                    status: 200, body: HTTPArchive.Body(Data(response.utf8), mimeType: "application/json")))
+        }
+        let archive = HTTPArchive(entries: [
+            entry("\u{FEFF}" + #"{"pin":"2024","password":"password","key":"ab/cd-secret"}"#, "{}"),
+            entry(
+                #"{"year":2024,"note":"pin 2024","password":1,"hint":"password"}"#,
+                #"{"escaped":"ab\/cd-secret","plain":"ab/cd-secret"}"#),
+        ])
+        let redacted = archive.redacted(HTTPArchive.Redaction(jsonKeys: ["pin", "password", "key"])).entries
+        XCTAssertEqual(
+            redacted[0].request.body?.data,
+            Data("\u{FEFF}".utf8) + Data(#"{"pin":"REDACTED","password":"REDACTED","key":"REDACTED"}"#.utf8),
+            "past a byte order mark")
+        // Numbers and keys that hold the same characters stay; strings lose them, as written or escaped.
+        XCTAssertEqual(
+            redacted[1].request.body?.text,
+            #"{"year":2024,"note":"pin REDACTED","password":"REDACTED","hint":"REDACTED"}"#)
+        XCTAssertEqual(redacted[1].response.body.text, #"{"escaped":"REDACTED","plain":"REDACTED"}"#)
+        for entry in redacted {
+            for body in [entry.request.body?.data, entry.response.body.data] {
+                XCTAssertNoThrow(try JSONSerialization.jsonObject(with: try XCTUnwrap(body)), "still valid JSON")
+            }
+        }
     }
 
     func testJSONKeysRecordedFromTheServerNeverReachTheFile() async throws {

@@ -72,7 +72,7 @@ extension ArchiveSuiteTraitTests {
 }
 
 /// Each case of a parameterized test replays its own archive, named after its arguments:
-/// `caseArchive/ada.har`, `caseArchive/bob_lee.har`.
+/// `caseArchive/ada.har`, and `caseArchive/bob_lee-<hash>.har` for an argument with a space.
 struct ArchiveCaseTraitTests {
     @Test(.mockNetwork(archive: "caseArchive", mode: .never), arguments: ["ada", "bob lee"])
     func eachCaseReplaysItsOwnArchive(user: String) async throws {
