@@ -48,17 +48,20 @@
         }
 
         /// The arguments as a file name that any file system takes, distinct for distinct arguments:
-        /// each argument (without its quotes) joined by `_`. An argument that holds anything but
-        /// lowercase ASCII letters, digits, `-` and `.` (where two texts could give one name, or
-        /// differ only in case on a case-insensitive disk) is written with `_` for each run of other
-        /// characters, and the name ends in a hash of the whole; a long name is cut before it.
+        /// each argument (a string without its quotes, an enum's case without its dot) joined by `_`.
+        /// An argument that holds anything but lowercase ASCII letters, digits, `-` and `.` (where two
+        /// texts could give one name, or differ only in case on a case-insensitive disk) is written
+        /// with `_` for each run of other characters, and the name ends in a hash of the whole; a long
+        /// name is cut before it.
         static func fileName(describing arguments: [String]) -> String {
             let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-.".unicodeScalars)
             var exact = true
             let parts = arguments.map { argument in
                 var text = argument
                 if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") {
-                    text = String(text.dropFirst().dropLast())
+                    text = String(text.dropFirst().dropLast())  // a string
+                } else if text.hasPrefix("."), text.dropFirst().first?.isLetter == true {
+                    text = String(text.dropFirst())  // an enum's case: `.admin` is `admin`
                 }
                 var part = ""
                 var pendingSeparator = false

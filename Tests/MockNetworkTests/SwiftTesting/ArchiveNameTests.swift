@@ -8,6 +8,7 @@ struct ArchiveNameTests {
         #expect(ArchiveNames.fileName(describing: ["1"]) == "1")
         #expect(ArchiveNames.fileName(describing: [#""ada""#]) == "ada")
         #expect(ArchiveNames.fileName(describing: ["2", #""api.example.com""#, "-1.5"]) == "2_api.example.com_-1.5")
+        #expect(ArchiveNames.fileName(describing: [".admin", "true"]) == "admin_true", "an enum's case, a Bool")
     }
 
     @Test func otherArgumentsEndInAHashSoThatNoTwoCasesShareAFile() {
@@ -34,5 +35,15 @@ struct ArchiveNameTests {
         #expect(name.hasPrefix(String(repeating: "x", count: 47) + "-"))
         #expect(name != ArchiveNames.fileName(describing: [long + "y"]), "texts that differ get names that differ")
         #expect(name == ArchiveNames.fileName(describing: [long]), "the same in every run")
+    }
+
+    enum Role: Sendable { case admin, guest }
+
+    @Test(arguments: [(Role.admin, 1), (Role.guest, 22)])
+    func aCasesArgumentsAreReadAsSwiftTestingDescribesThem(role: Role, number: Int) throws {
+        let testCase = try #require(Test.Case.current)
+        let arguments = try #require(ArchiveNames.arguments(of: testCase))
+        #expect(arguments == [".\(role)", "\(number)"])
+        #expect(ArchiveNames.fileName(describing: arguments) == "\(role)_\(number)")
     }
 }
