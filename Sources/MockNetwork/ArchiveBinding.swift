@@ -100,7 +100,7 @@ final class ArchiveBinding: Sendable {
             let fresh = recorded.learned.subtracting(known)
             if !fresh.isEmpty {
                 // A secret this exchange revealed (a token in its JSON) may be in those recorded before.
-                recorded.archive = recorded.archive.cleaned(of: fresh, redaction)
+                recorded.archive = recorded.archive.cleaned(of: fresh, redaction, includingBodyStrings: false)
             }
             recorded.archive.entries += added.entries
             do {

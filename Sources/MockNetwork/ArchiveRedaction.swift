@@ -83,14 +83,17 @@ extension HTTPArchive {
     /// ``Redaction/bodyStrings`` replaced wherever they are, and with each of `learned` (values
     /// redaction found) replaced in URLs, header values, the string values of JSON bodies (so the
     /// JSON stays valid) and other bodies.
-    func cleaned(of learned: some Sequence<String>, _ redaction: Redaction) -> HTTPArchive {
+    func cleaned(
+        of learned: some Sequence<String>, _ redaction: Redaction, includingBodyStrings: Bool = true
+    ) -> HTTPArchive {
         let headerNames = Set(redaction.headers.map { $0.lowercased() })
         // Longest first, so that a value inside another is not replaced first.
         func ordered(_ values: some Sequence<String>) -> [String] {
             Set(values).filter { !$0.isEmpty }.sorted { $0.count > $1.count || $0.count == $1.count && $0 < $1 }
         }
         let found = ordered(learned)
-        let secrets = ordered(redaction.bodyStrings + found)
+        let bodyStrings = includingBodyStrings ? ordered(redaction.bodyStrings) : []
+        let secrets = ordered(bodyStrings + found)
         let replacement = Data(redaction.replacement.utf8)
         var copy = self
         func clean(_ headers: [Header]) -> [Header] {
@@ -108,11 +111,12 @@ extension HTTPArchive {
             var data = body.data
             var plain = secrets
             if !found.isEmpty,
-                let json = JSONRedaction.replacing(found, with: redaction.replacement, inStringsOf: data)
+                let json = JSONRedaction.replacing(
+                    found, with: redaction.replacement, inStringsOf: data, keeping: Set(redaction.jsonKeys))
             {
                 // In JSON, found values go only where strings are: a PIN "2024" leaves `"year":2024` alone.
                 data = json
-                plain = ordered(redaction.bodyStrings)
+                plain = bodyStrings
             }
             for secret in plain { data = Self.replacing(Data(secret.utf8), with: replacement, in: data) }
             return Body(data, mimeType: body.mimeType)

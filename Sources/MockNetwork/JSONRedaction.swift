@@ -25,32 +25,47 @@ enum JSONRedaction {
         return (out, removed)
     }
 
-    /// `data` with each of `secrets` replaced by `replacement` inside the string values of the JSON
-    /// (as written and as JSON escapes it), never in keys, numbers or the structure, so the JSON
-    /// stays valid; `nil` when `data` is not a JSON object or array.
-    static func replacing(_ secrets: [String], with replacement: String, inStringsOf data: Data) -> Data? {
-        guard let scanner = Scanner.scan([UInt8](data), keys: [], collectingStrings: true) else { return nil }
-        let forms = secrets.flatMap { secret in
-            Set([Array(secret.utf8), Array(quoted(secret).utf8.dropFirst().dropLast())])
+    /// `data` with each of `secrets` replaced by `replacement` inside the strings of the JSON, keys
+    /// included (but for the names in `keeping`, the redacted keys), never in numbers or the structure: each string that holds one is decoded, cleaned and
+    /// written again, so the JSON stays valid whatever the secret holds (quotes, backslashes).
+    /// `nil` when `data` is not a JSON object or array.
+    static func replacing(
+        _ secrets: [String], with replacement: String, inStringsOf data: Data, keeping names: Set<String>
+    ) -> Data? {
+        // Each secret as it is written in JSON, plainly or escaped: a body holding none is left as it is.
+        let forms = Set(
+            secrets.flatMap { secret in
+                let escaped = String(quoted(secret).dropFirst().dropLast())
+                return [secret, escaped, escaped.replacingOccurrences(of: "/", with: "\\/")].map { Data($0.utf8) }
+            })
+        guard let scanner = Scanner.scan([UInt8](data), keys: [], collectingStrings: true, keeping: names) else {
+            return nil
         }
-        let inserted = Array(quoted(replacement).utf8.dropFirst().dropLast())
+        guard forms.contains(where: { data.range(of: $0) != nil }) else { return data }
         var out = [UInt8]()
         out.reserveCapacity(scanner.bytes.count)
         var copied = 0
         for range in scanner.strings {
+            let literal = Data(scanner.bytes[range])
+            guard forms.contains(where: { literal.range(of: $0) != nil }),
+                let text = Scanner.decoded(scanner.bytes[range])
+            else { continue }
+            var cleaned = text
+            for secret in secrets { cleaned = cleaned.replacingOccurrences(of: secret, with: replacement) }
+            guard cleaned != text else { continue }
             out += scanner.bytes[copied..<range.lowerBound]
-            var text = Data(scanner.bytes[range])
-            for form in forms { text = HTTPArchive.replacing(Data(form), with: Data(inserted), in: text) }
-            out += text
+            out += Array(quoted(cleaned).utf8)
             copied = range.upperBound
         }
         out += scanner.bytes[copied...]
         return Data(out)
     }
 
-    /// `text` as a JSON string literal.
+    /// `text` as a JSON string literal (`/` left as it is).
     static func quoted(_ text: String) -> String {
-        let encoded = try? JSONEncoder().encode(text)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        let encoded = try? encoder.encode(text)
         return encoded.map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
     }
 
@@ -60,21 +75,26 @@ enum JSONRedaction {
         var position = 0
         /// Whether ``strings`` is filled.
         let collectingStrings: Bool
+        /// Keys left out of ``strings`` (lowercased).
+        let keptKeys: Set<String>
         /// The byte ranges of the values to replace, in order, with the string each held.
         var found: [(Range<Int>, String?)] = []
-        /// The byte ranges of the string values (not keys), quotes included, in order.
+        /// The byte ranges of the strings, keys included, quotes included, in order.
         var strings: [Range<Int>] = []
 
-        init(bytes: [UInt8], keys: Set<String>, collectingStrings: Bool) {
+        init(bytes: [UInt8], keys: Set<String>, collectingStrings: Bool, keeping keptKeys: Set<String>) {
             self.bytes = bytes
             self.keys = Set(keys.map { $0.lowercased() })
             self.collectingStrings = collectingStrings
+            self.keptKeys = Set(keptKeys.map { $0.lowercased() })
         }
 
         /// The scanner after reading `bytes` whole (a byte order mark first is skipped), or `nil` when
         /// they are not a JSON object or array.
-        static func scan(_ bytes: [UInt8], keys: Set<String>, collectingStrings: Bool = false) -> Scanner? {
-            var scanner = Scanner(bytes: bytes, keys: keys, collectingStrings: collectingStrings)
+        static func scan(
+            _ bytes: [UInt8], keys: Set<String>, collectingStrings: Bool = false, keeping keptKeys: Set<String> = []
+        ) -> Scanner? {
+            var scanner = Scanner(bytes: bytes, keys: keys, collectingStrings: collectingStrings, keeping: keptKeys)
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.position = 3 }
             scanner.skipSpace()
             guard scanner.peek == UInt8(ascii: "{") || scanner.peek == UInt8(ascii: "[") else { return nil }
@@ -118,6 +138,11 @@ enum JSONRedaction {
             while true {
                 skipSpace()
                 guard peek == UInt8(ascii: "\""), let key = string() else { return false }
+                if collectingStrings,
+                    keptKeys.isEmpty || !keptKeys.contains(Self.decoded(bytes[key])?.lowercased() ?? "")
+                {
+                    strings.append(key)
+                }
                 skipSpace()
                 guard expect(":") else { return false }
                 skipSpace()

@@ -75,6 +75,8 @@
         }
 
         var archive: Archive?
+        /// Which `.mockNetwork` this is: the same for the copies a suite hands its tests.
+        private let identity = UUID()
 
         /// Every test, and every case of a parameterized test; with an archive, also the suite the
         /// trait is on, whose scope tells its tests to use an archive each.
@@ -97,6 +99,14 @@
                 var suites = Self.archiveSuites
                 if suites[archive.name] == nil { suites[archive.name] = test.id.nameComponents }
                 try await Self.$archiveSuites.withValue(suites) { try await function() }
+                return
+            }
+            // Where a suite's trait and a nested one's both reach a test, the innermost (the last)
+            // gives it its registry; the others only run it.
+            if let innermost = test.traits.last(where: { $0 is MockNetworkTrait }) as? MockNetworkTrait,
+                innermost.identity != identity
+            {
+                try await function()
                 return
             }
             let registry = MockRegistry()

@@ -282,10 +282,13 @@ final class ArchiveRecordTests: XCTestCase {
                     status: 200, body: HTTPArchive.Body(Data(response.utf8), mimeType: "application/json")))
         }
         let archive = HTTPArchive(entries: [
-            entry("\u{FEFF}" + #"{"pin":"2024","password":"password","key":"ab/cd-secret"}"#, "{}"),
+            entry(
+                "\u{FEFF}" + #"{"pin":"2024","password":"password","key":"ab/cd-secret"}"#,
+                #"{"key":"bob@example.com","pin":"ab\"cd"}"#),
             entry(
                 #"{"year":2024,"note":"pin 2024","password":1,"hint":"password"}"#,
                 #"{"escaped":"ab\/cd-secret","plain":"ab/cd-secret"}"#),
+            entry(#"{"users":{"bob@example.com":{"id":1}},"note":"my ab\"cd!","key":"x"}"#, "{}"),
         ])
         let redacted = archive.redacted(HTTPArchive.Redaction(jsonKeys: ["pin", "password", "key"])).entries
         XCTAssertEqual(
@@ -297,6 +300,9 @@ final class ArchiveRecordTests: XCTestCase {
             redacted[1].request.body?.text,
             #"{"year":2024,"note":"pin REDACTED","password":"REDACTED","hint":"REDACTED"}"#)
         XCTAssertEqual(redacted[1].response.body.text, #"{"escaped":"REDACTED","plain":"REDACTED"}"#)
+        // A value used as a key elsewhere goes too; one with a quote leaves the JSON valid.
+        XCTAssertEqual(
+            redacted[2].request.body?.text, #"{"users":{"REDACTED":{"id":1}},"note":"my REDACTED!","key":"REDACTED"}"#)
         for entry in redacted {
             for body in [entry.request.body?.data, entry.response.body.data] {
                 XCTAssertNoThrow(try JSONSerialization.jsonObject(with: try XCTUnwrap(body)), "still valid JSON")

@@ -71,6 +71,19 @@ extension ArchiveSuiteTraitTests {
     }
 }
 
+extension ArchiveSuiteTraitTests {
+    /// A nested suite that names another archive: its tests use that one alone (one registry, not
+    /// one for each trait in effect).
+    @Suite(.mockNetwork(archive: "otherArchive", mode: .never))
+    struct OtherArchive {
+        @Test func firstTest() async throws {
+            #expect(try await body(MockRegistry.current.session, "https://api.example.com/feed") == #"["other"]"#)
+            #expect(
+                MockRegistry.current.archiveFile?.pathComponents.suffix(2) == ["otherArchive", "firstTest.har"])
+        }
+    }
+}
+
 /// Each case of a parameterized test replays its own archive, named after its arguments:
 /// `caseArchive/ada.har`, and `caseArchive/bob_lee-<hash>.har` for an argument with a space.
 struct ArchiveCaseTraitTests {
