@@ -75,7 +75,7 @@ extension HTTPArchive {
             copy.entries[index].request.body = copy.entries[index].request.body.map(redactJSON)
             copy.entries[index].response.body = redactJSON(copy.entries[index].response.body)
         }
-        learned.formUnion((parameterValues + jsonValues).filter { $0.count >= 4 && $0 != redaction.replacement })
+        learned.formUnion(parameterValues.union(jsonValues).filter { $0.count >= 4 && $0 != redaction.replacement })
         return copy.cleaned(of: learned, redaction)
     }
 
@@ -145,7 +145,7 @@ extension HTTPArchive {
     }
 
     /// The values the query parameters named `parameters` have in the archive's URLs and headers.
-    static func values(of parameters: [String], in archive: HTTPArchive) -> [String] {
+    static func values(of parameters: [String], in archive: HTTPArchive) -> Set<String> {
         let names = Set(parameters)
         var found: Set<String> = []
         func collect(_ text: String) {
@@ -158,8 +158,7 @@ extension HTTPArchive {
             collect(entry.request.url)
             for header in entry.request.headers + entry.response.headers { collect(header.value) }
         }
-        // Longest first, so that a value inside another is not replaced first.
-        return found.sorted { $0.count > $1.count }
+        return found
     }
 
     static func removing(_ parameters: [String], from url: String) -> String {
