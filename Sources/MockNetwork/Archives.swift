@@ -150,12 +150,11 @@ extension MockRegistry {
         let inBundle = ArchiveBinding.isInsideBundle(file)
         // An archive this registry used before lets go of its file first.
         state.withLock { $0.archive = nil }
-        if mode == .rewrite || (mode != .never && !exists) || mode == .missing {
-            if inBundle { throw MockNetworkError.archiveInBundle(path: file.path) }
-        }
+        let recordsAfresh = mode == .rewrite || (mode != .never && !exists)
+        if inBundle && (recordsAfresh || mode == .missing) { throw MockNetworkError.archiveInBundle(path: file.path) }
         let recordHere =
             "record it from the real server, which adds it to this test's archive and keeps the rest: \(command(.missing))"
-        if mode == .rewrite || (mode != .never && !exists) {
+        if recordsAfresh {
             let binding = try ArchiveBinding(
                 file: file, isRecording: true, redaction: settings.redaction, fix: recordHere, owner: owner)
             try HTTPArchive().write(to: file)
@@ -177,24 +176,25 @@ extension MockRegistry {
         }
         try replay(HTTPArchive(contentsOf: source), matching: matching, latency: settings.latency, at: location)
         // Bound, so that a missing entry names the archive and how to add it to the file in the sources.
-        let binding: ArchiveBinding
-        if exists && !inBundle {
-            binding = try ArchiveBinding(
-                file: file, isRecording: false, redaction: settings.redaction, fix: recordHere)
-        } else if exists {
-            binding = try ArchiveBinding(
-                file: file, isRecording: false, redaction: settings.redaction,
-                fix: "this file is the copy a build put in the bundle, so recording into it would be lost. "
-                    + "Record the archive in your source tree (useArchive(at:) with its path there, then "
-                    + "\(command(.missing))) and build again",
-                shownAs: "\(file.path) (a copy in a built bundle)")
-        } else {
-            binding = try ArchiveBinding(
-                file: source, isRecording: false, redaction: settings.redaction,
-                fix: "record it from the real server where the sources are: \(command(.missing)) adds it to "
-                    + "\(file.path); the bundle gets it when the tests are built again",
-                shownAs: "\(source.path) (from the bundle; its source is \(file.path))")
-        }
+        let (fix, shownAs): (String, String?) =
+            if !exists {
+                (
+                    "record it from the real server where the sources are: \(command(.missing)) adds it to "
+                        + "\(file.path); the bundle gets it when the tests are built again",
+                    "\(source.path) (from the bundle; its source is \(file.path))"
+                )
+            } else if inBundle {
+                (
+                    "this file is the copy a build put in the bundle, so recording into it would be lost. "
+                        + "Record the archive in your source tree (useArchive(at:) with its path there, then "
+                        + "\(command(.missing))) and build again",
+                    "\(file.path) (a copy in a built bundle)"
+                )
+            } else {
+                (recordHere, nil)
+            }
+        let binding = try ArchiveBinding(
+            file: source, isRecording: false, redaction: settings.redaction, fix: fix, shownAs: shownAs)
         state.withLock { $0.archive = binding }
     }
 
