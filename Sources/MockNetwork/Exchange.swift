@@ -62,7 +62,8 @@ struct Exchange {
             phase = .working
             return .begin
         case .ready(let answer):
-            // Back after a wait (Linux: `resume()` calls `startLoading` again), or resumed after a suspend.
+            // Resumed after a suspend (or, on Linux, back through `resume()` when the answer could not
+            // be delivered from the thread that had it).
             stopped = false
             phase = .done
             return .deliver(answer)

@@ -34,8 +34,9 @@ public class MockURLProtocol: URLProtocol {
     // 2. Anything else (a handler, a `.when` predicate, an unmatched report, a delay, a session
     //    delegate's challenge, the network) happens elsewhere: never on Foundation's queue, which on
     //    Linux every session in the process shares.
-    // 3. The answer is then delivered from the client's context: on Linux from inside `startLoading`,
-    //    re-entered through `task.resume()`; on Apple platforms on the thread that ran `startLoading`.
+    // 3. The answer is then delivered from the client's context: on Linux by the thread that has it,
+    //    holding Foundation's queue (`FoundationQueue`); on Apple platforms on the thread that ran
+    //    `startLoading`.
     //    MockNetwork enforces the request's timeout meanwhile.
 
     let exchange = Locked(Exchange())
@@ -49,6 +50,14 @@ public class MockURLProtocol: URLProtocol {
 
     /// Answers the request from the registry this class routes to.
     override public func startLoading() {
+        #if canImport(FoundationNetworking)
+            FoundationQueue.holding { load() }
+        #else
+            load()
+        #endif
+    }
+
+    private func load() {
         var entry = exchange.withLock { $0.enterStartLoading() }
         while true {
             switch entry {
@@ -65,6 +74,14 @@ public class MockURLProtocol: URLProtocol {
     /// Stops delivery. A cancel ends the request; a suspend only pauses it, and the answer is
     /// delivered when the task is resumed (Foundation then calls `startLoading` again).
     override public func stopLoading() {
+        #if canImport(FoundationNetworking)
+            FoundationQueue.holding { stop() }
+        #else
+            stop()
+        #endif
+    }
+
+    private func stop() {
         let state = task?.state
         let pausing = state == .suspended || state == .running
         let ended: (DispatchWorkItem?, URLSessionTask?, Int?, MockRegistry.Core?)? = exchange.withLock { exchange in
@@ -289,10 +306,12 @@ public class MockURLProtocol: URLProtocol {
             return
         }
         #if canImport(FoundationNetworking)
-            // On Linux, calling the client from any thread but `startLoading`'s crashes at times
-            // (Foundation reads its task registry without a lock). Resuming the task makes
-            // Foundation call `startLoading` again, on its own queue, where the answer is delivered.
-            task?.resume()
+            // On Linux, calling the client from a thread that does not hold Foundation's queue
+            // crashes at times (Foundation reads its task registry without a lock): this thread
+            // takes the queue and delivers. Failing that, resuming the task makes Foundation call
+            // `startLoading` again, on its queue, where the answer is delivered.
+            let this = WeakProtocol(self)
+            if !FoundationQueue.run({ this.value?.deliverReady() }) { task?.resume() }
         #else
             guard let thread = exchange.withLock({ $0.clientThread }) else { return }
             let this = WeakProtocol(self)
@@ -346,7 +365,7 @@ public class MockURLProtocol: URLProtocol {
     /// thread that ran it on Apple platforms.
     private var isOnClientContext: Bool {
         #if canImport(FoundationNetworking)
-            return exchange.withLock { $0.insideStartLoading }
+            return FoundationQueue.isHeld
         #else
             return exchange.withLock { $0.clientThread?.isCurrent ?? $0.insideStartLoading }
         #endif
@@ -480,8 +499,9 @@ public class MockURLProtocol: URLProtocol {
 /// A weak reference to a protocol instance, for the closures that end its wait on other threads.
 ///
 /// `@unchecked Sendable` because `URLProtocol` is not `Sendable`; what those threads do with the
-/// instance is safe: they read and write its exchange under its lock, call `task?.resume()`
-/// (Foundation locks inside), and on Apple platforms hand delivery to the client's thread.
+/// instance is safe: they read and write its exchange under its lock, on Linux deliver only while
+/// holding Foundation's queue (or call `task?.resume()`, which locks inside), and on Apple platforms
+/// hand delivery to the client's thread.
 struct WeakProtocol: @unchecked Sendable {
     weak var value: MockURLProtocol?
     init(_ value: MockURLProtocol) { self.value = value }
