@@ -65,4 +65,50 @@ final class ClientContextTests: XCTestCase {
         XCTAssertEqual(replies.map(\.status), [200, 200])
         XCTAssertEqual(checks.current, [true, true])
     }
+
+    #if canImport(FoundationNetworking)
+        /// On Linux, "the client's context" is Foundation's one serial queue being held: a handler's
+        /// answer is delivered by the handler's thread while it holds that queue. Shown from outside:
+        /// another thread that makes a task meanwhile (which needs the queue) waits until the
+        /// delivery is over.
+        func testADeliveryHoldsFoundationsQueue() async throws {
+            let other = URLSession(configuration: .ephemeral)  // its tasks are made, never resumed
+            let waits = Shared<[Double]>([])
+            let made = DispatchGroup()
+            MockURLProtocol.clientCallCheck = { _ in
+                let started = DispatchSemaphore(value: 0)
+                made.enter()
+                Thread.detachNewThread {
+                    started.signal()
+                    let start = Date()
+                    _ = other.dataTask(with: URLRequest(url: URL(fileURLWithPath: "/dev/null")))
+                    waits.update { $0.append(Date().timeIntervalSince(start)) }
+                    made.leave()
+                }
+                started.wait()
+                Thread.sleep(forTimeInterval: 0.3)
+            }
+            defer { MockURLProtocol.clientCallCheck = nil }
+
+            let mocks = MockRegistry()
+            mocks.register("https://api.example.com/later") { _ in
+                Thread.sleep(forTimeInterval: 0.05)  // startLoading has returned by now
+                return try .text("later")
+            }
+            mocks.register(.url("https://api.example.com/inline"), sequence: [try .text("inline")])
+
+            let replies = try await withWatchdog(20) {
+                [
+                    try await send(mocks.session, "GET", "https://api.example.com/later"),
+                    try await send(mocks.session, "GET", "https://api.example.com/inline"),
+                ]
+            }
+            XCTAssertEqual(replies.map(\.text), ["later", "inline"])
+            XCTAssertEqual(made.wait(timeout: .now() + 10), .success)
+            XCTAssertEqual(waits.current.count, 2)
+            for wait in waits.current {
+                XCTAssertGreaterThan(wait, 0.2, "a task was made while an answer was being delivered")
+            }
+        }
+    #endif
 }
