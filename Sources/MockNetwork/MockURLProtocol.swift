@@ -93,7 +93,10 @@ public class MockURLProtocol: URLProtocol {
         }
         guard let (delay, passthrough, timeoutToken, registry) = ended else { return }
         delay?.cancel()
-        passthrough?.cancel()
+        if let passthrough {
+            // Not from here: this runs on Foundation's queue, and cancelling a task waits for it.
+            DispatchQueue.global().async { passthrough.cancel() }
+        }
         if let timeoutToken { Deadlines.shared.cancel(timeoutToken) }
         registry?.ended(id)
     }

@@ -532,4 +532,30 @@ final class PassToNetworkTests: XCTestCase {
         let again = try await send(mocks.session, "GET", "https://api.example.com/stubbed")
         XCTAssertNil(again.response.value(forHTTPHeaderField: "X-Live"))
     }
+
+    /// Cancelling a request while the server is still answering it cancels the request MockNetwork
+    /// made for it. (`stopLoading` runs on Foundation's queue; cancelling a task from there must not
+    /// wait for that queue.)
+    func testCancellingARequestPassedToTheServerEndsIt() async throws {
+        let server = try LoopbackServer(routes: ["GET /slow": .init(text: "late", delay: 2)], maxRequests: 2)
+        defer { server.stop() }
+        let mocks = MockRegistry(unmatched: .passToNetwork)
+        let slow = try XCTUnwrap(server.url("/slow"))
+        let finished = expectation(description: "completion")
+        let outcome = Shared<(any Error)?>(nil)
+        let task = mocks.session.dataTask(with: slow) { _, _, error in
+            outcome.update { $0 = error }
+            finished.fulfill()
+        }
+        task.resume()
+        try await withWatchdog(10) {
+            for _ in 0..<1_000 where server.received.isEmpty { try await Task.sleep(nanoseconds: 2_000_000) }
+        }
+        XCTAssertEqual(server.received.map(\.target), ["/slow"])
+        let cancelledAt = Date()
+        task.cancel()
+        await fulfillment(of: [finished], timeout: 5)
+        XCTAssertEqual((outcome.current as? URLError)?.code, .cancelled)
+        XCTAssertLessThan(Date().timeIntervalSince(cancelledAt), 1, "ended at the cancel, not when the server answered")
+    }
 }
