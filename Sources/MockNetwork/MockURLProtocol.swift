@@ -311,10 +311,12 @@ public class MockURLProtocol: URLProtocol {
         #if canImport(FoundationNetworking)
             // On Linux, calling the client from a thread that does not hold Foundation's queue
             // crashes at times (Foundation reads its task registry without a lock): this thread
-            // takes the queue and delivers. Failing that, resuming the task makes Foundation call
-            // `startLoading` again, on its queue, where the answer is delivered.
+            // takes the queue and delivers. Failing that, resuming the task (from a thread that does
+            // not hold the queue) makes Foundation call `startLoading` again, where it is delivered.
             let this = WeakProtocol(self)
-            if !FoundationQueue.run({ this.value?.deliverReady() }) { task?.resume() }
+            if !FoundationQueue.run({ this.value?.deliverHoldingQueue() }) {
+                DispatchQueue.global().async { this.value?.task?.resume() }
+            }
         #else
             guard let thread = exchange.withLock({ $0.clientThread }) else { return }
             let this = WeakProtocol(self)
@@ -327,6 +329,16 @@ public class MockURLProtocol: URLProtocol {
         guard let answer = exchange.withLock({ $0.take() }) else { return }
         deliver(answer)
     }
+
+    #if canImport(FoundationNetworking)
+        /// Delivers the answer that is ready, from a thread that took Foundation's queue, unless the
+        /// task was just cancelled or suspended: Foundation has a `stopLoading` queued then, which
+        /// must come first (after a suspend, the next `startLoading` delivers).
+        private func deliverHoldingQueue() {
+            guard task?.state == .running else { return }
+            deliverReady()
+        }
+    #endif
 
     private func deliver(_ answer: MockRegistry.Answer) {
         if let registry = exchange.withLock({ $0.registry }) {
