@@ -313,11 +313,11 @@ public class MockURLProtocol: URLProtocol {
             // crashes at times (Foundation reads its task registry without a lock): this thread
             // takes the queue and delivers. Failing that, resuming the task (from a thread that does
             // not hold the queue) makes Foundation call `startLoading` again, where it is delivered.
-            let this = WeakProtocol(self)
-            // (A cancel or suspend whose `stopLoading` Foundation has queued but not run yet does not
+            // A cancel or suspend whose `stopLoading` Foundation has queued but not run yet does not
             // stop this delivery: Foundation's own HTTP protocol, whose events run on the same queue,
-            // can complete a transfer in that window too. Asking the task's state first cost 2.4k
+            // can complete a transfer in that window too. (Asking the task's state first cost 2.4k
             // instructions a request.)
+            let this = WeakProtocol(self)
             if !FoundationQueue.run({ this.value?.deliverReady() }) {
                 DispatchQueue.global().async { this.value?.task?.resume() }
             }

@@ -6,8 +6,9 @@ import XCTest
     import FoundationNetworking
 #endif
 
-/// Every answer reaches the client from where it may be called: inside `startLoading` on Linux,
-/// on the thread that ran `startLoading` on Apple platforms. Checked through a test-only hook.
+/// Every answer reaches the client from where it may be called: while Foundation's queue is held on
+/// Linux (inside `startLoading`, or by a thread that took it), on the thread that ran `startLoading`
+/// on Apple platforms. Checked through a test-only hook.
 final class ClientContextTests: XCTestCase {
     func testEveryKindOfAnswerIsDeliveredFromTheClientsContext() async throws {
         let checks = Shared<[Bool]>([])
