@@ -543,8 +543,11 @@ final class PassToNetworkTests: XCTestCase {
         let slow = try XCTUnwrap(server.url("/slow"))
         let finished = expectation(description: "completion")
         let outcome = Shared<(any Error)?>(nil)
+        // A regression deadlocks Foundation's queue, and with it every later request: end the run then.
+        let completed = Shared(false)
         let task = mocks.session.dataTask(with: slow) { _, _, error in
             outcome.update { $0 = error }
+            completed.update { $0 = true }
             finished.fulfill()
         }
         task.resume()
@@ -553,6 +556,7 @@ final class PassToNetworkTests: XCTestCase {
         }
         XCTAssertEqual(server.received.map(\.target), ["/slow"])
         let cancelledAt = Date()
+        endRunUnlessFinished(completed, within: 20, "cancelling a request passed to the server")
         task.cancel()
         await fulfillment(of: [finished], timeout: 5)
         XCTAssertEqual((outcome.current as? URLError)?.code, .cancelled)

@@ -14,6 +14,17 @@ struct Hang: Error, CustomStringConvertible {
     var description: String { "still running after \(seconds) s: a hang" }
 }
 
+/// Ends the test process with a message unless `finished` is set within `seconds`: for a test whose
+/// regression would deadlock Foundation's shared queue, after which every later request of the
+/// process waits forever and no in-process watchdog helps. The run then fails instead of stalling.
+func endRunUnlessFinished(_ finished: Shared<Bool>, within seconds: TimeInterval, _ what: String) {
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+        guard !finished.current else { return }
+        FileHandle.standardError.write(Data("error: \(what) still had not finished after \(seconds) s: a hang\n".utf8))
+        exit(1)
+    }
+}
+
 /// Runs `body`, failing the test (not stalling the run) when it takes longer than `seconds`.
 func withWatchdog<T: Sendable>(
     _ seconds: TimeInterval, file: StaticString = #filePath, line: UInt = #line,
