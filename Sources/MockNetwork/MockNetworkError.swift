@@ -1,0 +1,90 @@
+import Foundation
+
+/// Errors MockNetwork throws or fails requests with for input it cannot use.
+public enum MockNetworkError: Error, Equatable, CustomStringConvertible, LocalizedError {
+    /// A response status outside `200...599` (`1xx` statuses are interim, never an answer).
+    case invalidStatusCode(Int)
+    /// A handler returned an `HTTPURLResponse` whose URL is not the request's.
+    case responseURLMismatch(request: String, response: String)
+    /// A redirect with a status that is not a redirect's.
+    case invalidRedirectStatus(Int)
+    /// A fixture file that is not in the bundle.
+    case missingFixture(name: String, bundle: String)
+    /// A sequence of responses answered every response it had.
+    case sequenceExhausted(request: String, count: Int)
+    /// A download task, which Foundation on Linux cannot complete through a custom protocol.
+    case downloadUnsupported(String)
+    /// A file that ``MockRegistry/stubs(_:variant:in:unmatched:)`` serves and that is not in the
+    /// variant's folder of the bundle.
+    case missingStub(name: String, variant: String, bundle: String)
+    /// `MOCKNETWORK_RECORD` holds a value that is not a ``HTTPArchive/RecordMode``.
+    case invalidRecordMode(String)
+    /// An archive to replay that does not exist; `command` records it.
+    case missingArchive(path: String, command: String)
+    /// An upload task whose body Foundation did not pass on to MockNetwork (some upload forms on
+    /// Apple platforms), so a handler would have seen an empty body.
+    case uploadBodyUnreachable(String, bytes: Int)
+    /// `MockResponse.json(_:encoder:status:headers:)` got a value its encoder cannot encode.
+    case unencodableJSON(type: String, reason: String)
+    /// Two registries would record into the same archive file at once; `owner` is the one already recording.
+    case archiveInUse(path: String, owner: String)
+    /// An archive to record that is the copy inside a built bundle, which the next build replaces.
+    case archiveInBundle(path: String)
+
+    /// What went wrong, then how to fix it.
+    public var description: String {
+        switch self {
+        case .invalidStatusCode(let status):
+            (100...199).contains(status)
+                ? "MockNetwork: \(status) is an interim status, which URLSession never hands to a client as the "
+                    + "answer. Answer with the final status (200...599) the server sends after it."
+                : "MockNetwork: \(status) is not an HTTP status code. Use a status in 200...599, or "
+                    + ".failure(.notConnectedToInternet) (or another URLError code) for a network-level failure."
+        case .responseURLMismatch(let request, let response):
+            "MockNetwork: the handler for \(request) returned a response for \(response). Build the "
+                + "HTTPURLResponse with the request's URL (request.url), or return a MockResponse, which does."
+        case .invalidRedirectStatus(let status):
+            "MockNetwork: \(status) is not a redirect status. Use 301, 302, 303, 307 or 308."
+        case .missingFixture(let name, let bundle):
+            "MockNetwork: no fixture \"\(name)\" in the bundle at \(bundle). Add the file to the target's "
+                + "resources (e.g. resources: [.copy(\"Fixtures\")]) and name it as it is in the bundle; "
+                + "without an extension, .json is assumed."
+        case .sequenceExhausted(let request, let count):
+            "MockNetwork: \(request) was requested more often than its \(count) registered responses. "
+                + "Register more responses, or expect fewer requests."
+        case .missingStub(let name, let variant, let bundle):
+            "MockNetwork: no file \"\(name)\" for the stub variant \"\(variant)\" in the bundle at \(bundle) "
+                + "(looked for \(AppStubs.candidates(for: name, variant: variant).joined(separator: " and "))). "
+                + "Add the file to that variant's folder, or point the URL at a file that exists."
+        case .invalidRecordMode(let text):
+            "MockNetwork: MOCKNETWORK_RECORD=\(text) is not a record mode. Use none (replay only, the default), "
+                + "once (record archives that do not exist yet), rewrite (record them afresh) or missing (record "
+                + "only the requests an archive lacks)."
+        case .missingArchive(let path, let command):
+            "MockNetwork: there is no archive at \(path) to replay. Record it from the real server: \(command)"
+        case .uploadBodyUnreachable(let url, let bytes):
+            "MockNetwork: the \(bytes)-byte body of the upload task for \(url) did not reach MockNetwork: "
+                + "Foundation on this platform passes it to no URLProtocol. Send the body as the request's "
+                + "httpBody with data(for:) or dataTask(with:) instead, which every platform passes on."
+        case .unencodableJSON(let type, let reason):
+            "MockNetwork: .json(_:) could not encode the \(type) to JSON: \(reason). Give it a value JSON can "
+                + "hold (JSONEncoder has no NaN or infinity unless its nonConformingFloatEncodingStrategy says how), "
+                + "or pass the JSON text."
+        case .archiveInUse(let path, let owner):
+            "MockNetwork: \(owner) is already recording the archive \(path); recording into it here too would "
+                + "overwrite one with the other. Give each test an archive of its own, or record them one at a time."
+        case .archiveInBundle(let path):
+            "MockNetwork: \(path) is the copy of an archive that a build put in a bundle; a recording there "
+                + "would be replaced by the next build. Record the archive in your source tree: pass its path there "
+                + "to useArchive(at:), or use the .mockNetwork(archive:bundle:) trait or MockNetworkTestCase's "
+                + "useArchive(_:bundle:), which record next to the test and replay from the bundle on a device."
+        case .downloadUnsupported(let url):
+            "MockNetwork: download tasks (\(url)) cannot be mocked on Linux: its Foundation crashes when a "
+                + "custom protocol answers one. Load the data with data(for:) or dataTask(with:) instead, "
+                + "and write it to a file yourself if you need one."
+        }
+    }
+
+    /// The ``description``, for `localizedDescription`.
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,83 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The start of a request, inside `startLoading`: its registry, its body and the session's
+/// behaviours; then an answer that runs no user code at once, or the hop to a handler's thread.
+extension MockURLProtocol {
+    func begin() {
+        guard let (registry, configuration) = MockRegistry.Directory.destination(of: type(of: self)) else {
+            finishNow(MockRegistry.Answer(result: .failure(Self.releasedError)))
+            return
+        }
+        #if canImport(FoundationNetworking)
+            if task is URLSessionDownloadTask {
+                let error = MockNetworkError.downloadUnsupported(request.url?.absoluteString ?? "")
+                registry.record(MockFailure(message: error.description, location: nil))
+                finishNow(MockRegistry.Answer(result: .failure(error)))
+                return
+            }
+        #endif
+        let body: Data
+        do {
+            body = try RequestBody.read(from: request, task: task)
+        } catch let error as MockNetworkError {
+            registry.record(MockFailure(message: error.description, location: nil))
+            finishNow(MockRegistry.Answer(result: .failure(error)))
+            return
+        } catch {
+            finishNow(MockRegistry.Answer(result: .failure(error)))
+            return
+        }
+        var request = SessionBehaviours.prepared(self.request, configuration: configuration)
+        if request.httpBodyStream != nil { request.httpBodyStream = nil }
+        if !body.isEmpty { request.httpBody = body }
+        #if canImport(FoundationNetworking)
+            if !body.isEmpty { reportUpload(of: body.count) }
+        #endif
+
+        // In flight from here until delivered or cancelled.
+        let this = WeakProtocol(self)
+        registry.began(id, request, task: task) {
+            this.value?.wake(with: MockRegistry.Answer(result: .failure(Self.releasedError)))
+        }
+        let timeout = Timeouts.timeout(of: request, configuration: configuration)
+        exchange.withLock { exchange in
+            exchange.registry = registry
+            exchange.configuration = configuration
+            exchange.timeout = timeout
+            if timeout < .infinity { exchange.deadline = .now() + timeout }
+            #if !canImport(FoundationNetworking)
+                exchange.clientThread = .current()
+            #endif
+        }
+
+        var chain = MockRegistry.Chain(request, body: body)
+        if let answer = registry.answer(&chain, inline: true) {
+            proceed(answer, registry, attempt: 0, inline: true)
+            return
+        }
+        armTimeout(waitingFor: .handler)
+        registry.runUserCode { [chain] in
+            var chain = chain
+            guard let answer = registry.answer(&chain) else { return }
+            this.value?.proceed(answer, registry, attempt: 0, inline: false)
+        }
+    }
+
+    /// Fails or answers at once, from inside `startLoading`, before the request was begun.
+    private func finishNow(_ answer: MockRegistry.Answer) {
+        exchange.withLock { $0.phase = .done }
+        deliver(answer)
+    }
+
+    static let releasedError = URLError(
+        .resourceUnavailable,
+        userInfo: [
+            NSLocalizedDescriptionKey: "MockNetwork: the MockRegistry behind this session was released. "
+                + "Keep the registry alive for as long as you use its session."
+        ])
+}

@@ -1,0 +1,126 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Between the answer and the client: the network, a session delegate's challenge or a delay when
+/// the answer asks for one, and the request's timeout, which MockNetwork enforces meanwhile.
+extension MockURLProtocol {
+    /// Takes `answer` on to the client: through the network, a session delegate's challenge or a
+    /// delay first when it asks for one.
+    func proceed(_ answer: MockRegistry.Answer, _ registry: MockRegistry.Core, attempt: Int, inline: Bool) {
+        if case .success(let (response, _)) = answer.result {
+            SessionBehaviours.storeCookies(of: response, configuration: exchange.withLock { $0.configuration })
+        }
+        if answer.passToNetwork {
+            passToNetwork(answer.request ?? request, registry: registry, number: answer.logNumber)
+            return
+        }
+        if case .success(let (response, _)) = answer.result, attempt < BasicChallenge.attemptLimit,
+            let challenge = BasicChallenge(response)
+        {
+            ask(challenge, response, answer, registry, attempt: attempt, inline: inline)
+            return
+        }
+        if answer.delay > 0 {
+            wait(answer, registry)
+            return
+        }
+        afterWait(answer, registry, inline: inline)
+    }
+
+    /// Once an answer's delay has passed: on Linux a redirect to follow goes to the session delegate;
+    /// anything else goes to the client (on Apple platforms a redirect too, with `wasRedirectedTo`:
+    /// Foundation asks the delegate and loads the new request).
+    private func afterWait(_ answer: MockRegistry.Answer, _ registry: MockRegistry.Core, inline: Bool = false) {
+        #if canImport(FoundationNetworking)
+            if let next = answer.next, case .success(let (response, _)) = answer.result {
+                redirect(answer, response, to: next, registry)
+                return
+            }
+        #endif
+        wake(with: answer, inline: inline)
+    }
+
+    /// Delivers `answer` after its delay, or fails at the request's timeout if that comes first.
+    private func wait(_ answer: MockRegistry.Answer, _ registry: MockRegistry.Core) {
+        let this = WeakProtocol(self)
+        let (remaining, timeout, token): (TimeInterval, TimeInterval, Int?) = exchange.withLock { exchange in
+            exchange.waiting = .delay
+            defer { exchange.timeoutToken = nil }
+            let now = DispatchTime.now()
+            let left =
+                exchange.deadline == .distantFuture
+                ? .infinity
+                : Double(
+                    exchange.deadline.uptimeNanoseconds
+                        &- min(now.uptimeNanoseconds, exchange.deadline.uptimeNanoseconds))
+                    / 1e9
+            return (left, exchange.timeout, exchange.timeoutToken)
+        }
+        if let token { Deadlines.shared.cancel(token) }
+        var answer = answer
+        var delay = answer.delay
+        if answer.delay >= remaining {
+            answer = MockRegistry.Answer(
+                result: .failure(
+                    URLError(
+                        .timedOut,
+                        userInfo: [
+                            NSLocalizedDescriptionKey: "MockNetwork: the response's delay of \(answer.delay) s is "
+                                + "longer than the request's timeout of \(timeout) s."
+                        ])))
+            delay = remaining
+        }
+        let wake = DispatchWorkItem { [answer] in this.value?.afterWait(answer, registry) }
+        let started = exchange.withLock { exchange in
+            guard exchange.isWorking else { return false }
+            exchange.delay = wake
+            return true
+        }
+        if started { DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: wake) }
+    }
+
+    /// Fails the request with `URLError(.timedOut)` at its deadline, unless answered before.
+    func armTimeout(waitingFor waiting: Exchange.Waiting) {
+        let this = WeakProtocol(self)
+        let deadline: DispatchTime? = exchange.withLock { exchange in
+            exchange.waiting = waiting
+            return exchange.deadline == .distantFuture || exchange.timeoutToken != nil ? nil : exchange.deadline
+        }
+        guard let deadline else { return }
+        let token = Deadlines.shared.add(deadline) { this.value?.timedOut() }
+        let armed = exchange.withLock { exchange in
+            guard exchange.isWorking else { return false }
+            exchange.timeoutToken = token
+            return true
+        }
+        if !armed { Deadlines.shared.cancel(token) }
+    }
+
+    private func timedOut() {
+        let (waiting, timeout) = exchange.withLock { exchange in
+            exchange.timeoutToken = nil
+            return (exchange.waiting, exchange.timeout)
+        }
+        let method = request.httpMethod ?? "GET"
+        let url = request.url?.absoluteString ?? ""
+        let what: String
+        switch waiting {
+        case .handler, .delay: what = "the handler for \(method) \(url) did not answer"
+        case .network: what = "the network did not answer \(method) \(url)"
+        case .delegate: what = "the session delegate did not answer the authentication challenge for \(method) \(url)"
+        }
+        wake(
+            with: MockRegistry.Answer(
+                result: .failure(
+                    URLError(
+                        .timedOut,
+                        userInfo: [
+                            NSLocalizedDescriptionKey:
+                                "MockNetwork: \(what) within the request's timeout of \(timeout) s."
+                        ]))))
+    }
+}
