@@ -17,7 +17,7 @@ let package = Package(
         .testTarget(
             name: "MockNetworkTests", dependencies: ["MockNetwork", "MockNetworkTesting"],
             // Archives next to the tests are read from the source tree, as users' recordings are.
-            exclude: ["Archives", "SwiftTesting/Archives"], resources: [.copy("Fixtures")]),
+            exclude: ["HAR/Archives", "SwiftTesting/Archives"], resources: [.copy("Fixtures")]),
         .target(name: "DogAPI", path: "Examples/DogAPI/Sources/DogAPI"),
         .testTarget(
             name: "DogAPITests", dependencies: ["DogAPI", "MockNetworkTesting"],
