@@ -1,0 +1,64 @@
+import Foundation
+import MockNetwork
+import MockNetworkTesting
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `Unmatched.passToNetwork` sends what no handler answers to the real server.
+final class PassToNetworkTests: XCTestCase {
+    func testUnmatchedRequestsReachTheServerAndHandlersStillAnswer() async throws {
+        let server = try LoopbackServer(
+            routes: ["PUT /live?x=1": .init(status: 202, headers: [("X-Live", "yes")], text: "from the server")],
+            maxRequests: 4)
+        defer { server.stop() }
+        let mocks = MockRegistry(unmatched: .passToNetwork)
+        let live = try XCTUnwrap(server.url("/live?x=1")).absoluteString
+        mocks.register("https://api.example.com/stubbed") { _ in try .text("stubbed") }
+
+        let stubbed = try await send(mocks.session, "GET", "https://api.example.com/stubbed")
+        XCTAssertEqual(String(decoding: stubbed.body, as: UTF8.self), "stubbed")
+        let reply = try await send(mocks.session, "PUT", live, body: Data("payload".utf8))
+        XCTAssertEqual(reply.status, 202)
+        XCTAssertEqual(reply.response.value(forHTTPHeaderField: "X-Live"), "yes")
+        XCTAssertEqual(String(decoding: reply.body, as: UTF8.self), "from the server")
+        XCTAssertEqual(server.received.map(\.method), ["PUT"])
+        XCTAssertEqual(server.received.first?.body, Data("payload".utf8))
+        XCTAssertEqual(mocks.requests.count, 2, "requests passed on are logged too")
+        XCTAssertEqual(mocks.failures, [])
+        let again = try await send(mocks.session, "GET", "https://api.example.com/stubbed")
+        XCTAssertNil(again.response.value(forHTTPHeaderField: "X-Live"))
+    }
+
+    /// Cancelling a request while the server is still answering it cancels the request MockNetwork
+    /// made for it. (`stopLoading` runs on Foundation's queue; cancelling a task from there must not
+    /// wait for that queue.)
+    func testCancellingARequestPassedToTheServerEndsIt() async throws {
+        let server = try LoopbackServer(routes: ["GET /slow": .init(text: "late", delay: 2)], maxRequests: 2)
+        defer { server.stop() }
+        let mocks = MockRegistry(unmatched: .passToNetwork)
+        let slow = try XCTUnwrap(server.url("/slow"))
+        let finished = expectation(description: "completion")
+        let outcome = Shared<(any Error)?>(nil)
+        // A regression deadlocks Foundation's queue, and with it every later request: end the run then.
+        let completed = Shared(false)
+        let task = mocks.session.dataTask(with: slow) { _, _, error in
+            outcome.update { $0 = error }
+            completed.update { $0 = true }
+            finished.fulfill()
+        }
+        task.resume()
+        try await withWatchdog(10) {
+            for _ in 0..<1_000 where server.received.isEmpty { try await Task.sleep(nanoseconds: 2_000_000) }
+        }
+        XCTAssertEqual(server.received.map(\.target), ["/slow"])
+        let cancelledAt = Date()
+        endRunUnlessFinished(completed, within: 20, "cancelling a request passed to the server")
+        task.cancel()
+        await fulfillment(of: [finished], timeout: 5)
+        XCTAssertEqual((outcome.current as? URLError)?.code, .cancelled)
+        XCTAssertLessThan(Date().timeIntervalSince(cancelledAt), 1, "ended at the cancel, not when the server answered")
+    }
+}
