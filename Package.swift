@@ -13,7 +13,7 @@ let package = Package(
     targets: [
         .target(name: "MockNetwork"),
         .target(name: "MockNetworkTesting", dependencies: ["MockNetwork"]),
-        .executableTarget(name: "MockNetworkBenchmark", dependencies: ["MockNetwork", "MockNetworkTesting"]),
+        .executableTarget(name: "MockNetworkBenchmark", dependencies: ["MockNetwork"]),
         .testTarget(
             name: "MockNetworkTests", dependencies: ["MockNetwork", "MockNetworkTesting"],
             // Archives next to the tests are read from the source tree, as users' recordings are.

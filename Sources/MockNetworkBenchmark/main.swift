@@ -7,7 +7,6 @@
 
 import Foundation
 import MockNetwork
-import MockNetworkTesting
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

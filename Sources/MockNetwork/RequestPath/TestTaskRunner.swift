@@ -1,0 +1,101 @@
+import Dispatch
+import Foundation
+
+/// Runs handlers inside the test's task tree, so that `#expect` and `Issue.record` in a handler are
+/// issues of the test that registered it (on Foundation's threads, no test is current), and
+/// `MockRegistry.current` is the test's registry. The `.mockNetwork` trait of `MockNetworkTesting`
+/// uses it, and so does the benchmark's row for it; it needs no test framework itself, so it lives
+/// in the core, which the benchmark can link without XCTest.
+///
+/// The loop is a task made inside the test's scope, so it and the tasks it makes inherit the
+/// test's task-local values, `Test.current` among them. They run on ``HandlerExecutor``, not on the
+/// cooperative pool: a synchronous test that blocks its pool thread waiting for its own request
+/// (as tutorials write them) cannot starve its handlers. Where task executors are missing (Apple
+/// platforms before macOS 15 / iOS 18), the tasks use the pool, and a handler not started within
+/// two seconds runs on a Dispatch thread instead, outside the test: an `#expect` there is reported
+/// without a test.
+package final class TestTaskRunner: Sendable {
+    private let continuation: AsyncStream<Job>.Continuation
+    private let usesExecutor: Bool
+
+    /// Starts the loop; call it inside the test's scope, whose task-local values handlers then see.
+    package init() {
+        let (stream, continuation) = AsyncStream<Job>.makeStream()
+        self.continuation = continuation
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            usesExecutor = true
+            Task(executorPreference: HandlerExecutor.shared) {
+                for await job in stream {
+                    Task(executorPreference: HandlerExecutor.shared) { job.run() }
+                }
+            }
+        } else {
+            usesExecutor = false
+            Task {
+                for await job in stream {
+                    Task { job.run() }
+                }
+            }
+        }
+    }
+
+    /// Runs `work` in a task of the test's; the `HandlerContext` of a registry.
+    package func submit(_ work: @escaping @Sendable () -> Void) {
+        let job = Job(work)
+        if case .terminated = continuation.yield(job) {
+            // The test has ended: its handlers still answer, outside it.
+            DispatchQueue(label: "MockNetwork.late-handler").async { job.run() }
+            return
+        }
+        if !usesExecutor {
+            DispatchQueue.global().asyncAfter(deadline: .now() + 2) { job.run() }
+        }
+    }
+
+    /// Ends the loop; later work runs outside the test.
+    package func finish() {
+        continuation.finish()
+    }
+
+    /// Work that runs once, wherever it is claimed first.
+    final class Job: Sendable {
+        private let work: @Sendable () -> Void
+        private let claimed = ClaimFlag()
+
+        init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+
+        func run() {
+            if claimed.claim() { work() }
+        }
+    }
+}
+
+/// The executor trait handlers run on: each job on a serial Dispatch queue of its own, so on
+/// Dispatch's overcommitting threads, which are added at once when the others are busy or blocked
+/// (a handler may sleep, or wait for a nested request, without delaying any other).
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+final class HandlerExecutor: TaskExecutor {
+    static let shared = HandlerExecutor()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        DispatchQueue(label: "MockNetwork.test-handler").async {
+            job.runSynchronously(on: self.asUnownedTaskExecutor())
+        }
+    }
+}
+
+/// A flag that only one caller can set.
+final class ClaimFlag: @unchecked Sendable {  // `isSet` is only read and written while `lock` is held
+    private let lock = NSLock()
+    private var isSet = false
+
+    /// Whether this call set the flag (`false` when an earlier call already had).
+    func claim() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if isSet { return false }
+        isSet = true
+        return true
+    }
+}
