@@ -72,8 +72,8 @@ public class MockURLProtocol: URLProtocol {
         }
     }
 
-    /// Stops delivery. A cancel ends the request; a suspend only pauses it, and the answer is
-    /// delivered when the task is resumed (Foundation then calls `startLoading` again).
+    /// Stops delivery. A cancel ends the request. On Linux a suspend only pauses it, and the answer
+    /// is delivered when the task is resumed (Foundation then calls `startLoading` again).
     override public func stopLoading() {
         #if canImport(FoundationNetworking)
             FoundationQueue.holding { stop() }
@@ -83,8 +83,7 @@ public class MockURLProtocol: URLProtocol {
     }
 
     private func stop() {
-        let state = task?.state
-        let pausing = state == .suspended || state == .running
+        let pausing = stopPauses
         let ended: (DispatchWorkItem?, URLSessionTask?, Int?, MockRegistry.Core?)? = exchange.withLock { exchange in
             exchange.stopped = true
             if pausing { return nil }
@@ -100,6 +99,22 @@ public class MockURLProtocol: URLProtocol {
         }
         if let timeoutToken { Deadlines.shared.cancel(timeoutToken) }
         registry?.ended(id)
+    }
+
+    /// Whether this `stopLoading` is a pause that a later `startLoading` ends.
+    ///
+    /// On Linux Foundation stops a protocol when its task is suspended and starts the same instance
+    /// again on resume; a stop while the task reads `.suspended` or `.running` is that pause (a
+    /// cancel reads `.canceling`, a finished task `.completed`). Apple's URL loading never restarts a stopped protocol: it stops one
+    /// when the task is cancelled or finished, or on its own resource timeout while the task is
+    /// `.running`. There every stop ends the request, so no delay, deadline or pass-through outlives it.
+    private var stopPauses: Bool {
+        #if canImport(FoundationNetworking)
+            let state = task?.state
+            return state == .suspended || state == .running
+        #else
+            return false
+        #endif
     }
 
     var id: Int { ObjectIdentifier(self).hashValue }

@@ -37,11 +37,17 @@ extension MockRegistry {
         /// The step an `inline` pass picked and logged but left to run elsewhere: its responder is user code.
         var picked: Picked?
 
-        init(_ request: URLRequest, body: Data) {
+        /// A chain that starts at `request`, or goes on where `trail` says an earlier protocol
+        /// instance left it (on Apple platforms each followed redirect is loaded by a new one).
+        init(_ request: URLRequest, body: Data, trail: RedirectTrail? = nil) {
             self.request = request
             self.body = body
-            self.firstURL = request.url
+            self.firstURL = trail?.firstURL ?? request.url
+            self.hops = trail?.hops ?? 0
         }
+
+        /// Where the chain stands, for the protocol instance that loads its request next.
+        var trail: RedirectTrail { RedirectTrail(hops: hops, firstURL: firstURL) }
     }
 
     static let redirectLimit = 16

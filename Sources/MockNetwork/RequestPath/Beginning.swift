@@ -55,7 +55,12 @@ extension MockURLProtocol {
             #endif
         }
 
-        var chain = MockRegistry.Chain(request, body: body)
+        #if canImport(FoundationNetworking)
+            var chain = MockRegistry.Chain(request, body: body)
+        #else
+            // A redirect Foundation followed for an earlier instance goes on with that chain's count.
+            var chain = MockRegistry.Chain(request, body: body, trail: RedirectTrail(of: self.request))
+        #endif
         if let answer = registry.answer(&chain, inline: true) {
             proceed(answer, registry, attempt: 0, inline: true)
             return

@@ -52,15 +52,15 @@ extension MockURLProtocol {
         if let check = Self.clientCallCheck { check(isOnClientContext) }
         switch answer.result {
         case .success(let (response, data)):
-            var response = response
             #if canImport(FoundationNetworking)
-                if BasicChallenge(response) != nil { response = BasicChallenge.withoutChallenge(response) }
-            #endif
-            #if !canImport(FoundationNetworking)
+                let response = BasicChallenge(response) == nil ? response : BasicChallenge.withoutChallenge(response)
+            #else
                 if let next = answer.next {
                     // Foundation asks the session delegate, and loads the new request (in a new protocol,
-                    // answered by the handlers) unless told not to; then it stops this one.
-                    client?.urlProtocol(self, wasRedirectedTo: next.request, redirectResponse: response)
+                    // answered by the handlers) unless told not to; then it stops this one. The new
+                    // protocol's chain goes on from this one's count.
+                    client?.urlProtocol(
+                        self, wasRedirectedTo: next.trail.attached(to: next.request), redirectResponse: response)
                 }
             #endif
             client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
