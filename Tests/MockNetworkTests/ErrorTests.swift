@@ -19,7 +19,7 @@ final class ErrorTests: XCTestCase {
         let mocks = MockRegistry()
         mocks.register("https://api.example.com/teapot") { _ in throw Teapot(reason: "short and stout") }
         let error = await thrownError { try await mocks.session.data(from: try url("https://api.example.com/teapot")) }
-        XCTAssertEqual(error as? Teapot, Teapot(reason: "short and stout"))
+        XCTAssertTeapot(error, Teapot(reason: "short and stout"))
     }
 
     func testFailureHelpersFailWithTheURLErrorCode() async throws {
@@ -36,7 +36,7 @@ final class ErrorTests: XCTestCase {
         }
         mocks.register("https://api.example.com/custom") { _ in .failure(Teapot(reason: "custom")) }
         let error = await thrownError { try await mocks.session.data(from: try url("https://api.example.com/custom")) }
-        XCTAssertEqual(error as? Teapot, Teapot(reason: "custom"))
+        XCTAssertTeapot(error, Teapot(reason: "custom"))
     }
 
     func testCompletionHandlerCallersGetTheSameErrors() throws {

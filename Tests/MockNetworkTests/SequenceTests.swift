@@ -51,7 +51,7 @@ final class SequenceTests: XCTestCase {
         let second = await thrownError { try await send(mocks.session, "GET", self.status) }
         let third = try await send(mocks.session, "GET", status)
         XCTAssertEqual((first as? URLError)?.code, .networkConnectionLost)
-        XCTAssertEqual(second as? Teapot, Teapot(reason: "busy"))
+        XCTAssertTeapot(second, Teapot(reason: "busy"))
         XCTAssertEqual(third.text, "third")
     }
 

@@ -163,6 +163,29 @@ final class ParityRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendabl
 }
 
 enum ParityHarness {
+    /// Whether `value` is an `Accept-Language` the platform sends when the client set none: `en` on
+    /// Linux; on Apple platforms one made from the user's languages, which names a region or
+    /// several languages (`en-US,en;q=0.9`). The scenarios set only bare ones (`de`).
+    static func isPlatformDefaultLanguage(_ value: String) -> Bool {
+        #if canImport(FoundationNetworking)
+            return value == "en"
+        #else
+            return value == "en" || value.contains("-") || value.contains(",")
+        #endif
+    }
+
+    /// The events both sides can have on this platform. On Apple platforms the URL loading system
+    /// reports upload progress (`didSendBodyData`) for its own HTTP, but a custom protocol has no way
+    /// to report it and MockNetwork cannot reach the session's delegate there (on Linux it does, and
+    /// the events stay compared).
+    static func comparableEvents(_ events: [String]) -> [String] {
+        #if canImport(FoundationNetworking)
+            return events
+        #else
+            return events.filter { !$0.hasPrefix("sent ") }
+        #endif
+    }
+
     /// Request headers that the transport adds on the wire (libcurl), not the client code.
     static let transportHeaders: Set<String> = [
         "host", "connection", "content-length", "accept-encoding", "transfer-encoding", "expect",
@@ -246,25 +269,31 @@ enum ParityHarness {
         observation.currentRequestURL = result.task?.currentRequest?.url?.absoluteString
         observation.body = result.body
         observation.error = result.error.map(describe)
-        observation.events = recorder.events.current
+        observation.events = comparableEvents(recorder.events.current)
         if let storage = configuration.httpCookieStorage {
             observation.cookies = (storage.cookies(for: base) ?? []).map { "\($0.name)=\($0.value)" }.sorted()
         }
         return (observation, session)
     }
 
-    /// One received request as text. On the server side (`defaults`), the values libcurl and
-    /// Foundation put in when the client set none (`Accept: */*`, their `User-Agent`) are left out.
+    /// One received request as text. On the server side (`defaults`), the values the platform's
+    /// HTTP stack puts in when the client set none are left out: libcurl's and Linux Foundation's
+    /// (`Accept: */*`, their `User-Agent`, `Accept-Language: en`), and Apple's (a CFNetwork
+    /// `User-Agent`, an `Accept-Language` from the user's languages). None of them reaches a protocol.
     private static func describeReceived(
         method: String, target: String, headers: [String: String], body: Data, defaults: Bool
     ) -> String {
         var fields = headers.filter { !transportHeaders.contains($0.key) }
         if defaults {
             if fields["accept"] == "*/*" { fields["accept"] = nil }
-            if let agent = fields["user-agent"], agent.contains("(unknown version)") || agent.hasPrefix("curl/") {
+            if let agent = fields["user-agent"],
+                agent.contains("(unknown version)") || agent.hasPrefix("curl/") || agent.contains("CFNetwork/")
+            {
                 fields["user-agent"] = nil
             }
-            if fields["accept-language"] == "en" { fields["accept-language"] = nil }
+            if let language = fields["accept-language"], isPlatformDefaultLanguage(language) {
+                fields["accept-language"] = nil
+            }
         }
         let text = fields.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")
         let bodyText = String(data: body, encoding: .utf8) ?? "\(body.count) bytes"

@@ -39,8 +39,15 @@ final class ClientContextTests: XCTestCase {
             _ = try? await session.data(from: try url("https://api.example.com/unmatched"))
         }
         _ = mocks.failures  // the unmatched request's report, not under test here
-        XCTAssertEqual(checks.current.count, 6)
-        XCTAssertEqual(checks.current, Array(repeating: true, count: 6))
+        #if canImport(FoundationNetworking)
+            // One delivery per request: on Linux MockNetwork follows the redirect inside one protocol.
+            XCTAssertEqual(checks.current.count, 6)
+        #else
+            // Apple's URL loading follows the redirect in a new protocol: two deliveries for it. The
+            // slow request's timeout may be failed by Apple's own timer first, with no delivery.
+            XCTAssertTrue([6, 7].contains(checks.current.count), "\(checks.current)")
+        #endif
+        XCTAssertEqual(checks.current, Array(repeating: true, count: checks.current.count))
     }
 
     /// An answer that is ready before `startLoading` returns (here: a context that runs the handler
@@ -64,7 +71,12 @@ final class ClientContextTests: XCTestCase {
         }
         XCTAssertEqual(replies.map(\.text), ["at once", "at once"])
         XCTAssertEqual(replies.map(\.status), [200, 200])
-        XCTAssertEqual(checks.current, [true, true])
+        #if canImport(FoundationNetworking)
+            XCTAssertEqual(checks.current, [true, true])
+        #else
+            // Apple's URL loading follows the redirect in a new protocol: the redirect is delivered too.
+            XCTAssertEqual(checks.current, [true, true, true])
+        #endif
     }
 
     #if canImport(FoundationNetworking)

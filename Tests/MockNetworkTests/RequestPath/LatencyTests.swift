@@ -42,11 +42,9 @@ final class LatencyTests: XCTestCase {
         let start = Date()
         let error = await thrownError { try await mocks.session.data(for: request) }
         let elapsed = seconds(since: start)
-        let urlError = try XCTUnwrap(error as? URLError)
-        XCTAssertEqual(urlError.code, .timedOut)
-        XCTAssertEqual(
-            urlError.localizedDescription,
-            "MockNetwork: the response's delay of 30.0 s is longer than the request's timeout of 0.5 s.")
+        XCTAssertTimedOut(
+            error, message: "MockNetwork: the response's delay of 30.0 s is longer than the request's timeout of 0.5 s."
+        )
         XCTAssertGreaterThanOrEqual(elapsed, 0.45)
         XCTAssertLessThan(elapsed, 10, "ends at the timeout, not after the delay")
         XCTAssertEqual(mocks.failures, [], "a timeout is an answer the test asked for, not a failure")
@@ -63,10 +61,9 @@ final class LatencyTests: XCTestCase {
         let start = Date()
         let error = await thrownError { try await session.data(from: try url(self.slow)) }
         let elapsed = seconds(since: start)
-        XCTAssertEqual((error as? URLError)?.code, .timedOut)
-        XCTAssertEqual(
-            (error as? URLError)?.localizedDescription,
-            "MockNetwork: the response's delay of 30.0 s is longer than the request's timeout of 0.5 s.")
+        XCTAssertTimedOut(
+            error, message: "MockNetwork: the response's delay of 30.0 s is longer than the request's timeout of 0.5 s."
+        )
         XCTAssertGreaterThanOrEqual(elapsed, 0.45)
         XCTAssertLessThan(elapsed, 10)
     }

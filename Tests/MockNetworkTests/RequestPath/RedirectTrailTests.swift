@@ -1,6 +1,7 @@
 import Foundation
-@testable import MockNetwork
 import XCTest
+
+@testable import MockNetwork
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

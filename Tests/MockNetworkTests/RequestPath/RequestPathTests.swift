@@ -86,11 +86,10 @@ final class RequestPathTests: XCTestCase {
         let request = slowRequest
         let start = Date()
         let error = await thrownError { try await withWatchdog(10) { try await mocks.session.data(for: request) } }
-        XCTAssertEqual((error as? URLError)?.code, .timedOut)
-        XCTAssertEqual(
-            (error as? URLError)?.localizedDescription,
-            "MockNetwork: the handler for GET https://slow.example.com/report did not answer within the request's "
-                + "timeout of 0.3 s.")
+        XCTAssertTimedOut(
+            error,
+            message: "MockNetwork: the handler for GET https://slow.example.com/report did not answer within the "
+                + "request's timeout of 0.3 s.")
         XCTAssertLessThan(seconds(since: start), 1.5, "timed out at 0.3 s, not when the handler returned")
     }
 

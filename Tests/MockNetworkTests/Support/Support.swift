@@ -31,3 +31,37 @@ func thrownError<T>(
 struct Teapot: Error, Equatable {
     let reason: String
 }
+
+/// Checks that `error` is the `Teapot` a handler failed with, as far as URLSession keeps a
+/// protocol's error: on Linux the caller catches the same value; on Apple platforms URLSession
+/// rebuilds it as an `NSError`, whose domain names the type (the "Platform differences" article).
+func XCTAssertTeapot(
+    _ error: (any Error)?, _ expected: Teapot, file: StaticString = #filePath, line: UInt = #line
+) {
+    #if canImport(FoundationNetworking)
+        XCTAssertEqual(error as? Teapot, expected, file: file, line: line)
+    #else
+        guard let error else { return XCTFail("no error", file: file, line: line) }
+        XCTAssertTrue((error as NSError).domain.hasSuffix("Teapot"), "\(error)", file: file, line: line)
+    #endif
+}
+
+/// Checks a timeout MockNetwork enforces: `URLError(.timedOut)` with MockNetwork's `message`.
+///
+/// On Apple platforms the URL loading system may run a timer of its own for the request's
+/// `timeoutInterval`, started when the task resumed (before `startLoading`, where MockNetwork's
+/// starts), so its error can come first: the same code with Apple's message. MockNetwork's message,
+/// when it is the one that arrives, must still be exact.
+func XCTAssertTimedOut(
+    _ error: (any Error)?, message: String, file: StaticString = #filePath, line: UInt = #line
+) {
+    let urlError = error as? URLError
+    XCTAssertEqual(urlError?.code, .timedOut, "\(String(describing: error))", file: file, line: line)
+    #if canImport(FoundationNetworking)
+        XCTAssertEqual(urlError?.localizedDescription, message, file: file, line: line)
+    #else
+        if let text = urlError?.localizedDescription, text.hasPrefix("MockNetwork:") {
+            XCTAssertEqual(text, message, file: file, line: line)
+        }
+    #endif
+}
