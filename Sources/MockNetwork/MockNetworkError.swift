@@ -30,6 +30,11 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
     case archiveInUse(path: String, owner: String)
     /// An archive to record that is the copy inside a built bundle, which the next build replaces.
     case archiveInBundle(path: String)
+    /// A streamed body, server-sent event or pacing that cannot be sent as given; says why.
+    case invalidStream(String)
+    /// No request came that a test waited for (``MockRegistry/nextRequest(matching:timeout:fileID:filePath:line:column:)``,
+    /// ``RequestGate/arrived(timeout:)``); says what was awaited, what was registered and what was seen.
+    case requestNotSeen(String)
 
     /// What went wrong, then how to fix it.
     public var description: String {
@@ -78,6 +83,10 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
                 + "would be replaced by the next build. Record the archive in your source tree: pass its path there "
                 + "to useArchive(at:), or use the .mockNetwork(archive:bundle:) trait or MockNetworkTestCase's "
                 + "useArchive(_:bundle:), which record next to the test and replay from the bundle on a device."
+        case .invalidStream(let reason):
+            "MockNetwork: \(reason)"
+        case .requestNotSeen(let report):
+            "MockNetwork: \(report)"
         case .downloadUnsupported(let url):
             "MockNetwork: download tasks (\(url)) cannot be mocked on Linux: its Foundation crashes when a "
                 + "custom protocol answers one. Load the data with data(for:) or dataTask(with:) instead, "

@@ -18,7 +18,7 @@ public struct MockResponse: Sendable {
     /// The HTTP status code, in `200...599`.
     public private(set) var status: Int
     /// The response's header fields, `Content-Type` included.
-    public private(set) var headers: [String: String]
+    public internal(set) var headers: [String: String]
     /// The response body.
     public private(set) var body: Data
     /// The error the request fails with instead of answering, if any.
@@ -29,6 +29,8 @@ public struct MockResponse: Sendable {
     public private(set) var chunkSize: Int?
     /// Whether a 3xx answer with a `Location` is followed (`true`, the default) or returned as it is.
     public private(set) var followsRedirects = true
+    /// How the body arrives over time (see `MockResponse+Streams.swift`); `nil` for all at once.
+    var pacing: BodyPacing?
 
     /// A response with the given status, headers and body.
     ///

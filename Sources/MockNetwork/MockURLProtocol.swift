@@ -64,6 +64,7 @@ public class MockURLProtocol: URLProtocol {
             switch entry {
             case .begin: begin()
             case .deliver(let answer): deliver(answer)
+            case .resumeStream: deliverDuePieces()
             case .wait: break
             }
             // An answer that came while this ran is delivered here, before Foundation's queue is left.
@@ -84,15 +85,24 @@ public class MockURLProtocol: URLProtocol {
 
     private func stop() {
         let pausing = stopPauses
-        let ended: (DispatchWorkItem?, URLSessionTask?, Int?, MockRegistry.Core?)? = exchange.withLock { exchange in
-            exchange.stopped = true
-            if pausing { return nil }
-            exchange.phase = .done
-            defer { (exchange.delay, exchange.passthrough, exchange.timeoutToken) = (nil, nil, nil) }
-            return (exchange.delay, exchange.passthrough, exchange.timeoutToken, exchange.registry)
-        }
-        guard let (delay, passthrough, timeoutToken, registry) = ended else { return }
+        let ended: (DispatchWorkItem?, URLSessionTask?, Int?, MockRegistry.Core?, Task<Void, Never>?)? =
+            exchange.withLock { exchange in
+                exchange.stopped = true
+                if pausing { return nil }
+                exchange.phase = .done
+                defer {
+                    (exchange.delay, exchange.passthrough, exchange.timeoutToken, exchange.handlerTask) = (
+                        nil, nil, nil, nil
+                    )
+                }
+                return (
+                    exchange.delay, exchange.passthrough, exchange.timeoutToken, exchange.registry,
+                    exchange.handlerTask
+                )
+            }
+        guard let (delay, passthrough, timeoutToken, registry, handlerTask) = ended else { return }
         delay?.cancel()
+        handlerTask?.cancel()
         if let passthrough {
             // Not from here: this runs on Foundation's queue, and cancelling a task waits for it.
             DispatchQueue.global().async { passthrough.cancel() }

@@ -115,7 +115,7 @@ do {
     trait.register(target.absoluteString) { _ in try .text("ok") }
     // Made off the main actor, as a test's scope is.
     let runner = await Task.detached { TestTaskRunner() }.value
-    trait.handlerContext = runner.submit
+    trait.handlerRunner = runner
 
     // 5. Registering 10,000 handlers (and 3: the target registered last).
     let many = MockRegistry()

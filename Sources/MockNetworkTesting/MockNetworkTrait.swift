@@ -128,7 +128,7 @@
                     try await MockRegistry.$scoped.withValue(registry) {
                         // Made in the scope, so handlers see the test and its registry.
                         let runner = TestTaskRunner()
-                        registry.handlerContext = runner.submit
+                        registry.handlerRunner = runner
                         defer { runner.finish() }
                         try await function()
                     }

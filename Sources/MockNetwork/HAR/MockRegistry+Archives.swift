@@ -48,7 +48,7 @@ extension MockRegistry {
         }
         for group in groups {
             _ = add(
-                group.match, nil, location, group.responses.map { response in { _ in .mock(response) } },
+                group.match, nil, location, group.responses.map { response in .sync { _ in .mock(response) } },
                 repeatsLast: true, isFallback: true, runsUserCode: false)
         }
     }

@@ -56,8 +56,12 @@ extension MockRegistry {
     /// yet (resumed, but `startLoading` not called). Forgets the expectations it reported.
     package func endOfTestFailures() -> [MockFailure] {
         let unstarted = unstartedTasks()
+        // Requests a gate still holds are reported as held (and end), not as in flight.
+        let gates = state.withLock { $0.gates }
+        let held = gates.flatMap(\.held).map { MockRegistry.shortened("\($0.method) \($0.url.absoluteString)") }
+        let heldFailures = gates.flatMap { $0.endOfTest() }
         return state.withLock { state in
-            var out: [MockFailure] = []
+            var out: [MockFailure] = heldFailures
             for route in state.routes.values.sorted(by: { $0.id < $1.id }) {
                 guard let expected = route.expectedCalls, expected != route.calls else { continue }
                 out.append(
@@ -72,10 +76,13 @@ extension MockRegistry {
             let requests =
                 state.inFlight.values.map(\.request)
                 + unstarted.filter { !begun.contains(ObjectIdentifier($0)) }.compactMap(\.originalRequest)
-            let pending = requests.map {
+            var pending = requests.map {
                 MockRegistry.shortened("\(RecordedRequest.method(of: $0)) \($0.url?.absoluteString ?? "")")
             }
             .sorted()
+            for request in held {
+                if let index = pending.firstIndex(of: request) { pending.remove(at: index) }
+            }
             if !pending.isEmpty {
                 out.append(
                     MockFailure(
@@ -129,10 +136,10 @@ extension MockRegistry {
     }
 
     /// Where this registry's handlers run: `nil` for a thread of MockNetwork's own (never
-    /// Foundation's queue).
-    package var handlerContext: HandlerContext? {
-        get { core.handlerContext }
-        set { core.handlerContext = newValue }
+    /// Foundation's queue), or a test's task tree (the `.mockNetwork` trait).
+    package var handlerRunner: (any HandlerRunner)? {
+        get { core.handlerRunner }
+        set { core.handlerRunner = newValue }
     }
 
     func record(_ failure: MockFailure) {

@@ -31,7 +31,7 @@ extension MockRegistry {
         let match = method.map { RequestMatch.url(url).method($0) } ?? .url(url)
         return add(
             match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-            [{ .mock(try handler($0)) }], repeatsLast: true)
+            [.sync { .mock(try handler($0)) }], repeatsLast: true)
     }
 
     /// Answers requests for `url` with a handler in the tutorials' shape, returning an
@@ -47,8 +47,9 @@ extension MockRegistry {
         return add(
             match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             [
-                {
-                    let (response, data) = try handler($0); return .http(response, data)
+                .sync {
+                    let (response, data) = try handler($0)
+                    return .http(response, data)
                 }
             ], repeatsLast: true)
     }
@@ -90,7 +91,7 @@ extension MockRegistry {
         add(
             match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             [
-                {
+                .sync {
                     let (response, data) = try handler($0)
                     return .http(response, data)
                 }
@@ -106,7 +107,55 @@ extension MockRegistry {
     ) -> MockRoute {
         add(
             match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-            [{ .mock(try handler($0)) }], repeatsLast: true)
+            [.sync { .mock(try handler($0)) }], repeatsLast: true)
+    }
+
+    /// Answers requests for `url` with an `async` handler, which may `await` (a fixture store, an
+    /// actor, a nested request). It runs in a task of its own, never on Foundation's queue, under the
+    /// same rules as a synchronous handler; when the request ends first (its task cancelled, or its
+    /// timeout), that task is cancelled: `Task.isCancelled` turns true and `Task.sleep` throws.
+    ///
+    /// ```swift
+    /// mocks.register("https://api.example.com/user") { request async throws in
+    ///     try .json(await store.user())
+    /// }
+    /// ```
+    @discardableResult
+    public func register(
+        _ url: String, method: String? = nil, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        _ handler: @escaping @Sendable (URLRequest) async throws -> MockResponse
+    ) -> MockRoute {
+        let match = method.map { RequestMatch.url(url).method($0) } ?? .url(url)
+        return register(
+            match, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line, column: column,
+            handler)
+    }
+
+    /// Answers requests for `url` with an `async` handler (see
+    /// the `String` form).
+    @discardableResult
+    public func register(
+        _ url: URL, method: String? = nil, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        _ handler: @escaping @Sendable (URLRequest) async throws -> MockResponse
+    ) -> MockRoute {
+        register(
+            .url(url, method: method), expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
+            column: column, handler)
+    }
+
+    /// Answers requests that `match` describes with an `async` handler, which runs in a task of its
+    /// own that is cancelled when the request ends first.
+    @discardableResult
+    public func register(
+        _ match: RequestMatch, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        _ handler: @escaping @Sendable (URLRequest) async throws -> MockResponse
+    ) -> MockRoute {
+        add(
+            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            [.async { .mock(try await handler($0)) }], repeatsLast: true)
     }
 
     /// Answers the requests that `match` describes with `responses`, one each, in order: e.g.
@@ -120,12 +169,12 @@ extension MockRegistry {
     ) -> MockRoute {
         add(
             match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-            responses.map { response in { _ in .mock(response) } }, repeatsLast: false, runsUserCode: false)
+            responses.map { response in .sync { _ in .mock(response) } }, repeatsLast: false, runsUserCode: false)
     }
 
     func add(
         _ match: RequestMatch, _ expectedCalls: Int?, _ location: SourceLocation,
-        _ responders: [@Sendable (URLRequest) throws -> Reply], repeatsLast: Bool, isFallback: Bool = false,
+        _ responders: [Responder], repeatsLast: Bool, isFallback: Bool = false,
         runsUserCode: Bool = true
     ) -> MockRoute {
         if case .invalid(let text) = match.target {

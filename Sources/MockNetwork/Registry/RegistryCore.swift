@@ -14,7 +14,7 @@ extension MockRegistry {
         let unmatched: Unmatched
         let requestLogLimit: Int
         let state: Locked<State>
-        private let context = Locked<ContextBox?>(nil)
+        private let runner = Locked<(any HandlerRunner)?>(nil)
 
         init(protocolClass: URLProtocol.Type, unmatched: Unmatched, requestLogLimit: Int) {
             self.protocolClass = protocolClass
@@ -47,25 +47,32 @@ extension MockRegistry {
 
         // MARK: Where handlers run
 
-        var handlerContext: HandlerContext? {
-            get { context.withLock { $0?.run } }
-            set { context.withLock { $0 = newValue.map(ContextBox.init) } }
-        }
-
-        /// Holds the context as a concrete function value. (Kept as an optional closure in the
-        /// generic lock, each call through it was measured to leak about 2 KB and to get slower
-        /// with every request.)
-        private final class ContextBox: Sendable {
-            let run: HandlerContext
-            init(_ run: @escaping HandlerContext) { self.run = run }
+        /// Where handlers run: `nil` for MockNetwork's own threads, or a test's task tree.
+        /// (A class in the lock, not a closure: an optional closure kept in the generic lock was
+        /// measured to leak about 2 KB a call and to get slower with every request.)
+        var handlerRunner: (any HandlerRunner)? {
+            get { runner.withLock { $0 } }
+            set { runner.withLock { $0 = newValue } }
         }
 
         /// Runs `work`, which calls user code, where this registry's handlers run.
         func runUserCode(_ work: @escaping @Sendable () -> Void) {
-            if let box = context.withLock({ $0 }) {
-                box.run(work)
+            if let runner = runner.withLock({ $0 }) {
+                runner.submit(work)
             } else {
                 HandlerThreads.run(work)
+            }
+        }
+
+        /// Runs `work`, an `async` handler's, in a task where this registry's handlers run, and
+        /// hands that task to `started` (to cancel it when the request ends first).
+        func runAsyncUserCode(
+            _ work: @escaping @Sendable () async -> Void, started: @escaping @Sendable (Task<Void, Never>) -> Void
+        ) {
+            if let runner = runner.withLock({ $0 }) {
+                runner.submit(work, started: started)
+            } else {
+                started(HandlerThreads.task(work))
             }
         }
     }
@@ -78,8 +85,4 @@ extension MockRegistry {
         /// Fails the request at once with "registry was released".
         let release: @Sendable () -> Void
     }
-
-    /// Runs a handler's work somewhere of the caller's choosing (the `.mockNetwork` trait: inside
-    /// the test's task, so that `#expect` in a handler is an issue of that test).
-    package typealias HandlerContext = @Sendable (@escaping @Sendable () -> Void) -> Void
 }

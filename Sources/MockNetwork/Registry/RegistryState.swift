@@ -13,7 +13,7 @@ extension MockRegistry {
     final class Route: @unchecked Sendable {
         let id: Int
         let match: RequestMatch
-        let responders: [@Sendable (URLRequest) throws -> Reply]
+        let responders: [Responder]
         let repeatsLast: Bool
         /// Answers only when no other route matches: an archive's entries, which handlers the test
         /// registers override.
@@ -25,7 +25,7 @@ extension MockRegistry {
         var calls = 0
 
         init(
-            id: Int, match: RequestMatch, responders: [@Sendable (URLRequest) throws -> Reply], repeatsLast: Bool,
+            id: Int, match: RequestMatch, responders: [Responder], repeatsLast: Bool,
             isFallback: Bool = false, runsUserCode: Bool = true, expectedCalls: Int?, location: SourceLocation
         ) {
             self.isFallback = isFallback
@@ -71,6 +71,8 @@ extension MockRegistry {
         /// The handler's headers, before `Content-Length` was added for a body of `length` bytes.
         let headers: [String: String]
         let length: Int
+        /// Whether the response has a `Content-Length` (a stream's has none).
+        let sendsLength: Bool
         let response: HTTPURLResponse
     }
 
@@ -97,6 +99,13 @@ extension MockRegistry {
         var responses: [String: CachedResponse] = [:]
         /// The archive this registry replays or records, if any.
         var archive: ArchiveBinding?
+        /// The gates `hold(_:)` made, asked for requests still held when a test ends.
+        var gates: [RequestGate] = []
+        /// The numbers of the logged requests `nextRequest(matching:)` has returned.
+        var taken: Set<Int> = []
+        /// `nextRequest(matching:)` calls waiting for the next request to be logged.
+        var logWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiterID = 0
 
         init(logLimit: Int, logged: Int = 0) {
             log = RequestLog(limit: logLimit, dropped: logged)

@@ -10,11 +10,27 @@ extension MockRegistry {
         case mock(MockResponse)
     }
 
+    /// What answers a route's request: a synchronous closure, run where handlers run, or an `async`
+    /// one, run in a task of its own that is cancelled when the request ends first.
+    enum Responder: Sendable {
+        case sync(@Sendable (URLRequest) throws -> Reply)
+        case async(@Sendable (URLRequest) async throws -> Reply)
+        /// `hold(_:)`'s: an async responder whose request waits for the test, not for user code.
+        case held(@Sendable (URLRequest) async throws -> Reply)
+
+        var isAsync: Bool {
+            if case .sync = self { return false }
+            return true
+        }
+    }
+
     /// What the protocol delivers for one request.
     struct Answer: Sendable {
         var result: Result<(HTTPURLResponse, Data), any Error>
         var delay: TimeInterval = 0
         var chunkSize: Int?
+        /// How the body arrives over time, when it does not all at once.
+        var pacing: BodyPacing?
         /// The request goes to the real network (`Unmatched.passToNetwork`, or an archive recording).
         var passToNetwork = false
         /// The request's number in the log, for what the network answers it.
@@ -55,9 +71,11 @@ extension MockRegistry {
     /// A route picked for a request (and the request logged), whose responder is still to run.
     struct Picked: Sendable {
         let recorded: RecordedRequest
-        let responder: @Sendable (URLRequest) throws -> Reply
+        let responder: Responder
         let location: SourceLocation
         let number: Int
+        /// What an async responder gave, once it has run.
+        var awaited: Result<Reply, any Error>?
     }
 }
 
@@ -65,6 +83,7 @@ extension MockRegistry.Core {
     typealias Answer = MockRegistry.Answer
     typealias Chain = MockRegistry.Chain
     typealias Reply = MockRegistry.Reply
+    typealias Responder = MockRegistry.Responder
     typealias Route = MockRegistry.Route
     typealias CachedResponse = MockRegistry.CachedResponse
 
@@ -74,12 +93,18 @@ extension MockRegistry.Core {
     /// With `inline` (on Foundation's queue, where no user code may run), it stops before the first
     /// step that would run user code (a handler, a `.when` predicate) or build an unmatched report,
     /// and returns `nil` with `chain` where it stopped: call it again, without `inline`, elsewhere.
+    /// It also returns `nil` when the step's responder is `async`, with `chain.picked` holding it:
+    /// run it, put what it gave in `chain.picked.awaited`, and call this again.
     func answer(_ chain: inout Chain, inline: Bool = false) -> Answer? {
         if chain.hops <= MockRegistry.redirectLimit {
             let found: (answer: Answer, follow: Bool)?
             if let picked = chain.picked {
+                // An async responder runs in a task of its own: the caller starts it (``startAsync``).
+                if picked.responder.isAsync, picked.awaited == nil { return nil }
                 chain.picked = nil
-                found = settled(picked.number, reply(to: picked.recorded, chosen: (picked.responder, picked.location)))
+                found = settled(
+                    picked.number,
+                    reply(to: picked.recorded, chosen: (picked.responder, picked.location), awaited: picked.awaited))
             } else {
                 found = answerOnce(&chain, inline: inline)
             }
@@ -130,7 +155,7 @@ extension MockRegistry.Core {
         let (request, body) = (chain.request, chain.body)
         let recorded = RecordedRequest(request, body: body)
         var number = 0
-        typealias Chosen = (responder: @Sendable (URLRequest) throws -> Reply, location: SourceLocation)
+        typealias Chosen = (responder: Responder, location: SourceLocation)
         enum Pick {
             case chosen(Chosen)
             /// Chosen, but its responder is user code: it runs elsewhere.
@@ -146,12 +171,12 @@ extension MockRegistry.Core {
             case .userCode: return .userCode
             case .none:
                 if inline { return .userCode }
-                number = state.log.append(recorded)
+                number = state.logRequest(recorded)
                 return .unmatched
             case .route(let best):
                 route = best
             }
-            number = state.log.append(recorded)
+            number = state.logRequest(recorded)
             route.calls += 1
             let index = route.calls - 1
             let chosen: Chosen
@@ -162,7 +187,7 @@ extension MockRegistry.Core {
             } else {
                 return .exhausted(count: route.responders.count, location: route.location)
             }
-            return inline && route.runsUserCode ? .deferred(chosen) : .chosen(chosen)
+            return (inline && route.runsUserCode) || chosen.responder.isAsync ? .deferred(chosen) : .chosen(chosen)
         }
         let step: (answer: Answer, follow: Bool)
         switch pick {
@@ -171,7 +196,7 @@ extension MockRegistry.Core {
             chain.picked = MockRegistry.Picked(
                 recorded: recorded, responder: chosen.responder, location: chosen.location, number: number)
             return nil
-        case .chosen(let chosen): step = reply(to: recorded, chosen: chosen)
+        case .chosen(let chosen): step = reply(to: recorded, chosen: chosen, awaited: nil)
         case .exhausted(let count, let location):
             let error = MockNetworkError.sequenceExhausted(
                 request: "\(recorded.method) \(recorded.url.absoluteString)", count: count)
@@ -199,13 +224,19 @@ extension MockRegistry.Core {
     }
 
     private func reply(
-        to recorded: RecordedRequest,
-        chosen: (responder: @Sendable (URLRequest) throws -> Reply, location: SourceLocation)
+        to recorded: RecordedRequest, chosen: (responder: Responder, location: SourceLocation),
+        awaited: Result<Reply, any Error>?
     ) -> (answer: Answer, follow: Bool) {
         let url = recorded.url
         let reply: Reply
         do {
-            reply = try chosen.responder(recorded.request)
+            if let awaited {
+                reply = try awaited.get()
+            } else if case .sync(let responder) = chosen.responder {
+                reply = try responder(recorded.request)
+            } else {
+                throw CancellationError()  // (never: an async responder's answer comes in `awaited`)
+            }
         } catch let error as MockNetworkError {
             record(MockFailure(message: error.description, location: chosen.location))
             return (Answer(result: .failure(error)), false)
@@ -234,7 +265,7 @@ extension MockRegistry.Core {
             return (
                 Answer(
                     result: .success((response, Self.body(of: mock, method: recorded.method))), delay: mock.delay,
-                    chunkSize: mock.chunkSize),
+                    chunkSize: mock.chunkSize, pacing: mock.pacing),
                 mock.followsRedirects
             )
         }
@@ -243,7 +274,7 @@ extension MockRegistry.Core {
     /// The headers a server sends for `mock`: a `Content-Length` unless the handler set one, except
     /// for 204 and 304, which have no body (a `HEAD` response keeps the length of the body it leaves out).
     static func framedHeaders(_ mock: MockResponse) -> [String: String] {
-        if mock.status == 204 || mock.status == 304 { return mock.headers }
+        if mock.status == 204 || mock.status == 304 || mock.pacing?.sendsLength == false { return mock.headers }
         var headers = mock.headers
         // (`caseInsensitiveCompare` goes through NSString on Linux: thousands of instructions a key.)
         if !headers.keys.contains(where: { $0.utf8.count == 14 && $0.lowercased() == "content-length" }) {
@@ -268,7 +299,11 @@ extension MockRegistry.Core {
     private func httpResponse(_ url: URL, _ mock: MockResponse) -> HTTPURLResponse? {
         let key = url.absoluteString
         let cached = state.withLock { $0.responses[key] }
-        if let cached, cached.status == mock.status, cached.length == mock.body.count, cached.headers == mock.headers {
+        let sendsLength = mock.pacing?.sendsLength ?? true
+        if let cached, cached.status == mock.status, cached.length == mock.body.count,
+            cached.sendsLength == sendsLength,
+            cached.headers == mock.headers
+        {
             return cached.response
         }
         guard
@@ -278,7 +313,8 @@ extension MockRegistry.Core {
         state.withLock { state in
             if state.responses.count >= 1_000 { state.responses.removeAll(keepingCapacity: true) }
             state.responses[key] = CachedResponse(
-                status: mock.status, headers: mock.headers, length: mock.body.count, response: response)
+                status: mock.status, headers: mock.headers, length: mock.body.count, sendsLength: sendsLength,
+                response: response)
         }
         return response
     }

@@ -66,11 +66,7 @@ extension MockURLProtocol {
             return
         }
         armTimeout(waitingFor: .handler)
-        registry.runUserCode { [chain] in
-            var chain = chain
-            guard let answer = registry.answer(&chain) else { return }
-            this.value?.proceed(answer, registry, attempt: 0, inline: false)
-        }
+        answerElsewhere(chain, registry, attempt: 0)
     }
 
     /// Fails or answers at once, from inside `startLoading`, before the request was begun.

@@ -63,13 +63,9 @@ extension MockURLProtocol {
                 return
             }
             request.setValue(authorization, forHTTPHeaderField: "Authorization")
-            let this = WeakProtocol(self)
             armTimeout(waitingFor: .handler)
-            registry.runUserCode { [request] in
-                var chain = MockRegistry.Chain(request, body: request.httpBody ?? Data())
-                guard let answer = registry.answer(&chain) else { return }
-                this.value?.proceed(answer, registry, attempt: attempt + 1, inline: false)
-            }
+            answerElsewhere(
+                MockRegistry.Chain(request, body: request.httpBody ?? Data()), registry, attempt: attempt + 1)
         }
     }
 }

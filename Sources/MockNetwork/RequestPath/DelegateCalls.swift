@@ -50,12 +50,7 @@ import Foundation
             chain.request = SessionBehaviours.withCookies(
                 chain.request, configuration: exchange.withLock { $0.configuration })
             exchange.withLock { $0.waiting = .handler }
-            let this = WeakProtocol(self)
-            registry.runUserCode { [chain] in
-                var chain = chain
-                guard let answer = registry.answer(&chain) else { return }
-                this.value?.proceed(answer, registry, attempt: 0, inline: false)
-            }
+            answerElsewhere(chain, registry, attempt: 0)
         }
     }
 

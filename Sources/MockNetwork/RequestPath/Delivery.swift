@@ -64,6 +64,10 @@ extension MockURLProtocol {
                 }
             #endif
             client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+            if let pacing = answer.pacing {
+                startStream(data, pacing)
+                return
+            }
             if let size = answer.chunkSize, data.count > size, wantsChunks {
                 var offset = data.startIndex
                 while offset < data.endIndex {
@@ -101,7 +105,7 @@ extension MockURLProtocol {
     /// Whether the body may arrive in pieces: only a session delegate sees every piece; on Linux,
     /// `data(for:)` and completion handlers keep only the last one, and `task?.delegate` is the
     /// session's delegate for those too, so it cannot tell them apart (see ``TaskInternals``).
-    private var wantsChunks: Bool {
+    var wantsChunks: Bool {
         #if canImport(FoundationNetworking)
             return TaskInternals.deliversEveryChunk(task)
         #else

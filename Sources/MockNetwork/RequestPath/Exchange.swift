@@ -10,19 +10,23 @@ import Foundation
 ///
 /// A request is `new` until `startLoading` begins it, `working` while a handler, a delay, a session
 /// delegate or the network is busy with it, `ready` once its answer waits to be delivered from the
-/// client's context, and `done` once delivered or cancelled. `stopped` says that `stopLoading` came
+/// client's context, `streaming` while a body that arrives over time is delivered piece by piece,
+/// and `done` once delivered or cancelled. `stopped` says that `stopLoading` came
 /// (a suspend or a cancel) and no `startLoading` since: nothing reaches the client while it is set.
 struct Exchange {
     enum Phase {
         case new
         case working
         case ready(MockRegistry.Answer)
+        case streaming(BodyStream)
         case done
     }
 
     /// What the request is waiting for while `working`, for the message when its timeout comes first.
     enum Waiting {
         case handler
+        /// Held by `hold(_:)` until the test releases it.
+        case held
         case delay
         case delegate
         case network
@@ -39,7 +43,10 @@ struct Exchange {
     var deadline = DispatchTime.distantFuture
     /// The pending timeout in ``Deadlines``.
     var timeoutToken: Int?
+    /// The pending wake-up of a delay, or of a stream's next piece.
     var delay: DispatchWorkItem?
+    /// The task an `async` handler runs in, cancelled when the request ends first.
+    var handlerTask: Task<Void, Never>?
     var passthrough: URLSessionTask?
     /// Whether Foundation is inside this protocol's `startLoading` now (the client's context on Linux).
     var insideStartLoading = false
@@ -52,6 +59,8 @@ struct Exchange {
     enum Entry {
         case begin
         case deliver(MockRegistry.Answer)
+        /// Resumed after a suspend while the body was streaming: deliver what is due.
+        case resumeStream
         case wait
     }
 
@@ -71,6 +80,9 @@ struct Exchange {
             // Resumed after a suspend: the answer is delivered when it is ready.
             stopped = false
             return .wait
+        case .streaming:
+            stopped = false
+            return .resumeStream
         case .done:
             return .wait
         }
@@ -82,6 +94,11 @@ struct Exchange {
         guard case .working = phase else { return (false, nil) }
         phase = .ready(answer)
         defer { timeoutToken = nil }
+        // An async handler still running (the answer is a timeout, or the registry went) is cancelled.
+        if let handlerTask {
+            handlerTask.cancel()
+            self.handlerTask = nil
+        }
         // While `startLoading` is still running, it delivers the answer itself as it returns.
         return (!stopped && !insideStartLoading, timeoutToken)
     }

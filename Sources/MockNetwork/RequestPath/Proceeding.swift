@@ -110,6 +110,7 @@ extension MockURLProtocol {
         let what: String
         switch waiting {
         case .handler, .delay: what = "the handler for \(method) \(url) did not answer"
+        case .held: what = "\(method) \(url) was held by hold(_:) and not released"
         case .network: what = "the network did not answer \(method) \(url)"
         case .delegate: what = "the session delegate did not answer the authentication challenge for \(method) \(url)"
         }

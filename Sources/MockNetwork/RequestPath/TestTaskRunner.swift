@@ -14,7 +14,7 @@ import Foundation
 /// platforms before macOS 15 / iOS 18), the tasks use the pool, and a handler not started within
 /// two seconds runs on a Dispatch thread instead, outside the test: an `#expect` there is reported
 /// without a test.
-package final class TestTaskRunner: Sendable {
+package final class TestTaskRunner: HandlerRunner {
     private let continuation: AsyncStream<Job>.Continuation
     private let usesExecutor: Bool
 
@@ -26,29 +26,40 @@ package final class TestTaskRunner: Sendable {
             usesExecutor = true
             Task(executorPreference: HandlerExecutor.shared) {
                 for await job in stream {
-                    Task(executorPreference: HandlerExecutor.shared) { job.run() }
+                    job.started(Task(executorPreference: HandlerExecutor.shared) { await job.run() })
                 }
             }
         } else {
             usesExecutor = false
             Task {
                 for await job in stream {
-                    Task { job.run() }
+                    job.started(Task { await job.run() })
                 }
             }
         }
     }
 
-    /// Runs `work` in a task of the test's; the `HandlerContext` of a registry.
+    /// Runs `work` in a task of the test's.
     package func submit(_ work: @escaping @Sendable () -> Void) {
-        let job = Job(work)
+        submit(Job(work))
+    }
+
+    /// Runs `work`, an `async` handler's, in a task of the test's, and hands that task to
+    /// `started` (which cancels it when the request ends first).
+    package func submit(
+        _ work: @escaping @Sendable () async -> Void, started: @escaping @Sendable (Task<Void, Never>) -> Void
+    ) {
+        submit(Job(work, started: started))
+    }
+
+    private func submit(_ job: Job) {
         if case .terminated = continuation.yield(job) {
             // The test has ended: its handlers still answer, outside it.
-            DispatchQueue(label: "MockNetwork.late-handler").async { job.run() }
+            job.runOutside()
             return
         }
         if !usesExecutor {
-            DispatchQueue.global().asyncAfter(deadline: .now() + 2) { job.run() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 2) { job.runOutside() }
         }
     }
 
@@ -60,11 +71,41 @@ package final class TestTaskRunner: Sendable {
     /// Work that runs once, wherever it is claimed first.
     final class Job: Sendable {
         private let work: @Sendable () -> Void
+        private let asyncWork: (@Sendable () async -> Void)?
+        private let onStart: (@Sendable (Task<Void, Never>) -> Void)?
         private let claimed = ClaimFlag()
 
-        init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+        init(_ work: @escaping @Sendable () -> Void) {
+            self.work = work
+            (asyncWork, onStart) = (nil, nil)
+        }
 
-        func run() {
+        init(_ work: @escaping @Sendable () async -> Void, started: @escaping @Sendable (Task<Void, Never>) -> Void) {
+            self.work = {}
+            (asyncWork, onStart) = (work, started)
+        }
+
+        /// Runs the work in the task that claimed it.
+        func run() async {
+            guard claimed.claim() else { return }
+            if let asyncWork { await asyncWork() } else { work() }
+        }
+
+        /// The task the work runs in (or may run in: another may claim it first).
+        func started(_ task: Task<Void, Never>) {
+            onStart?(task)
+        }
+
+        /// Runs the work outside the test: on a Dispatch thread, or in a task of its own.
+        func runOutside() {
+            if asyncWork != nil {
+                started(Task { await run() })
+            } else {
+                DispatchQueue(label: "MockNetwork.late-handler").async { self.runHere() }
+            }
+        }
+
+        private func runHere() {
             if claimed.claim() { work() }
         }
     }

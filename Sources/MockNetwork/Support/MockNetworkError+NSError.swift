@@ -25,6 +25,8 @@ extension MockNetworkError: CustomNSError {
         case .unencodableJSON: 11
         case .archiveInUse: 12
         case .archiveInBundle: 13
+        case .invalidStream: 14
+        case .requestNotSeen: 15
         }
     }
 
@@ -51,6 +53,7 @@ extension MockNetworkError: CustomNSError {
         case .unencodableJSON(let type, let reason): [type, reason]
         case .archiveInUse(let path, let owner): [path, owner]
         case .archiveInBundle(let path): [path]
+        case .invalidStream(let reason), .requestNotSeen(let reason): [reason]
         }
     }
 
@@ -87,6 +90,8 @@ extension MockNetworkError: CustomNSError {
         case 11: rebuilt = value(1).map { .unencodableJSON(type: values[0], reason: $0) }
         case 12: rebuilt = value(1).map { .archiveInUse(path: values[0], owner: $0) }
         case 13: rebuilt = value(0).map { .archiveInBundle(path: $0) }
+        case 14: rebuilt = value(0).map { .invalidStream($0) }
+        case 15: rebuilt = value(0).map { .requestNotSeen($0) }
         default: rebuilt = nil
         }
         guard let rebuilt else { return nil }

@@ -59,7 +59,7 @@ final class ClientContextTests: XCTestCase {
         defer { MockURLProtocol.clientCallCheck = nil }
 
         let mocks = MockRegistry()
-        mocks.handlerContext = { work in work() }
+        mocks.handlerRunner = InlineRunner()
         mocks.register("https://api.example.com/at-once") { _ in try .text("at once") }
         mocks.register("https://api.example.com/redirect") { _ in try .status(302, headers: ["Location": "/at-once"]) }
 
@@ -126,4 +126,15 @@ final class ClientContextTests: XCTestCase {
                 madeAfterDelivery.current, [true, true], "a task was made while an answer was being delivered")
         }
     #endif
+}
+
+/// Runs handlers at once, on the thread that asks (inside `startLoading`, for a first request).
+private struct InlineRunner: HandlerRunner {
+    func submit(_ work: @escaping @Sendable () -> Void) { work() }
+
+    func submit(
+        _ work: @escaping @Sendable () async -> Void, started: @escaping @Sendable (Task<Void, Never>) -> Void
+    ) {
+        started(Task { await work() })
+    }
 }

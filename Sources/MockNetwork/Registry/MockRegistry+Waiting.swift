@@ -1,0 +1,99 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Awaiting requests: the next one that matches, for code that fires a request and forgets it.
+extension MockRegistry {
+    /// The earliest request that `match` describes and that no earlier call returned, waiting for
+    /// one to come if none has. A request made before the call counts, so a test never misses one
+    /// that the code under test sent early; each call returns the next, in the order they arrived.
+    ///
+    /// ```swift
+    /// model.trackOpen()   // fires a POST and does not wait for it
+    /// let sent = try await mocks.nextRequest(matching: .url("https://api.example.com/analytics").method("POST"))
+    /// #expect(sent.body == Data(#"{"event":"open"}"#.utf8))
+    /// ```
+    ///
+    /// A request is answered by the handlers as usual; this only watches. (Register a handler for
+    /// it too, or it fails as unmatched.) Only requests still in ``requests`` are looked at.
+    ///
+    /// - Throws: ``MockNetworkError/requestNotSeen(_:)`` when none comes within `timeout` seconds,
+    ///   naming what was registered and what was requested.
+    public func nextRequest(matching match: RequestMatch, timeout: TimeInterval = 5) async throws -> RecordedRequest {
+        let deadline = DispatchTime.now() + timeout
+        while true {
+            try Task.checkCancellation()
+            let (candidates, total) = state.withLock { state in
+                let first = state.log.total - state.log.all.count
+                let kept = state.log.all.enumerated().map { (first + $0.offset, $0.element) }
+                return (kept.filter { !state.taken.contains($0.0) }, state.log.total)
+            }
+            for (number, recorded) in candidates
+            where match.mismatches(recorded.request, url: recorded.url, body: recorded.body).isEmpty {
+                if state.withLock({ $0.taken.insert(number).inserted }) { return recorded }
+            }
+            guard DispatchTime.now() < deadline else {
+                throw MockNetworkError.requestNotSeen(notSeenReport(match, timeout: timeout))
+            }
+            await requestLogged(after: total, until: deadline)
+        }
+    }
+
+    /// Returns once a request past the first `total` is logged, at `deadline`, or on a cancel.
+    private func requestLogged(after total: Int, until deadline: DispatchTime) async {
+        let id = state.withLock { state in
+            state.nextWaiterID += 1
+            return state.nextWaiterID
+        }
+        let state = self.state
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let waits = state.withLock { state in
+                    guard state.log.total == total, !Task.isCancelled else { return false }
+                    state.logWaiters[id] = continuation
+                    return true
+                }
+                guard waits else {
+                    continuation.resume()
+                    return
+                }
+                DispatchQueue.global().asyncAfter(deadline: deadline) {
+                    state.withLock { $0.logWaiters.removeValue(forKey: id) }?.resume()
+                }
+            }
+        } onCancel: {
+            state.withLock { $0.logWaiters.removeValue(forKey: id) }?.resume()
+        }
+    }
+
+    private func notSeenReport(_ match: RequestMatch, timeout: TimeInterval) -> String {
+        let (registered, seen, taken) = state.withLock { state in
+            (
+                state.routes.values.sorted { $0.id < $1.id }.map(\.match.description),
+                state.log.all.suffix(10).map { "\($0.method) \($0.url.absoluteString)" },
+                state.taken.count
+            )
+        }
+        return "no request matching \(match.description) came within \(timeout) s. "
+            + "Registered: \(registered.isEmpty ? "nothing" : registered.joined(separator: "; ")). "
+            + "Requested: \(seen.isEmpty ? "nothing" : seen.joined(separator: "; "))"
+            + (taken > 0 ? " (\(taken) returned by earlier nextRequest calls)." : ".")
+            + " Check the URL, method and rules of the match, or give a longer timeout."
+    }
+}
+
+extension MockRegistry.State {
+    /// Logs `recorded`; returns its number, and wakes whoever awaits the next request.
+    mutating func logRequest(_ recorded: RecordedRequest) -> Int {
+        let number = log.append(recorded)
+        if !logWaiters.isEmpty {
+            // Resuming only schedules the waiting task: no user code runs here.
+            for waiter in logWaiters.values { waiter.resume() }
+            logWaiters.removeAll()
+        }
+        return number
+    }
+}

@@ -1,0 +1,183 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Requests that ``MockRegistry/hold(_:method:fileID:filePath:line:column:)`` keeps waiting until
+/// the test releases them, so that a test can look at a client mid-request without sleeping.
+///
+/// ```swift
+/// let gate = mocks.hold("https://api.example.com/feed")
+/// let load = Task { try await model.load() }
+/// try await gate.arrived()          // the request reached MockNetwork
+/// #expect(model.isLoading)
+/// gate.release(with: try .json(feed))
+/// try await load.value
+/// ```
+///
+/// A held request still ends at its timeout (`URLError(.timedOut)`) or when its task is cancelled;
+/// one still held when the test ends fails the test, naming its URL.
+public final class RequestGate: Sendable {
+    private struct Held {
+        let request: RecordedRequest
+        let continuation: CheckedContinuation<MockResponse, any Error>
+    }
+
+    private struct State {
+        /// Every request that reached the gate, oldest first.
+        var arrivals: [RecordedRequest] = []
+        /// How many of them ``arrived(timeout:)`` has returned.
+        var returned = 0
+        var arrivalWaiters: [Int: CheckedContinuation<RecordedRequest, any Error>] = [:]
+        var held: [Int: Held] = [:]
+        var released: MockResponse?
+        var nextID = 0
+    }
+
+    private let state = Locked(State())
+    /// What the gate holds, for messages: `hold("…")`.
+    let name: String
+    let location: SourceLocation
+
+    init(name: String, location: SourceLocation) {
+        self.name = name
+        self.location = location
+    }
+
+    /// Waits until a request reaches the gate, and returns it; each call returns the next one, in the
+    /// order they arrived (a request that arrived before the call counts).
+    ///
+    /// - Throws: ``MockNetworkError/requestNotSeen(_:)`` when none arrives within `timeout` seconds.
+    @discardableResult
+    public func arrived(timeout: TimeInterval = 5) async throws -> RecordedRequest {
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let ready: Result<RecordedRequest, any Error>? = state.withLock { state in
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if state.returned < state.arrivals.count {
+                        state.returned += 1
+                        return .success(state.arrivals[state.returned - 1])
+                    }
+                    state.arrivalWaiters[id] = continuation
+                    return nil
+                }
+                if let ready {
+                    continuation.resume(with: ready)
+                    return
+                }
+                let name = name
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [state] in
+                    let waiter = state.withLock { $0.arrivalWaiters.removeValue(forKey: id) }
+                    waiter?.resume(
+                        throwing: MockNetworkError.requestNotSeen(
+                            "no request reached \(name) within \(timeout) s. Check that the code under test makes "
+                                + "it, to that URL and with that method, or give arrived(timeout:) longer."))
+                }
+            }
+        } onCancel: {
+            state.withLock { $0.arrivalWaiters.removeValue(forKey: id) }?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Answers every request held now, and every later one at once, with `response`.
+    public func release(with response: MockResponse) {
+        let held = state.withLock { state in
+            state.released = response
+            defer { state.held = [:] }
+            return Array(state.held.values)
+        }
+        for request in held { request.continuation.resume(returning: response) }
+    }
+
+    /// The requests held now, oldest first.
+    public var held: [RecordedRequest] {
+        state.withLock { $0.held.sorted { $0.key < $1.key }.map(\.value.request) }
+    }
+
+    /// The responder of the gate's route: notes the arrival, then waits for the release.
+    func hold(_ request: URLRequest) async throws -> MockResponse {
+        let recorded = RecordedRequest(request, body: request.httpBody ?? Data())
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let (now, waiter):
+                    (Result<MockResponse, any Error>?, CheckedContinuation<RecordedRequest, any Error>?) =
+                        state.withLock { state in
+                            state.arrivals.append(recorded)
+                            var waiter: CheckedContinuation<RecordedRequest, any Error>?
+                            if let first = state.arrivalWaiters.keys.min() {
+                                waiter = state.arrivalWaiters.removeValue(forKey: first)
+                                state.returned += 1
+                            }
+                            if Task.isCancelled { return (.failure(CancellationError()), waiter) }
+                            if let released = state.released { return (.success(released), waiter) }
+                            state.held[id] = Held(request: recorded, continuation: continuation)
+                            return (nil, waiter)
+                        }
+                waiter?.resume(returning: recorded)
+                if let now { continuation.resume(with: now) }
+            }
+        } onCancel: {
+            state.withLock { $0.held.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// At the end of a test: a message for each request still held, which then fails (as a cancel
+    /// does) so that nothing waits on a test that is over.
+    func endOfTest() -> [MockFailure] {
+        let held = state.withLock { state in
+            defer { state.held = [:] }
+            return state.held.sorted { $0.key < $1.key }.map(\.value)
+        }
+        let ended = URLError(
+            .cancelled,
+            userInfo: [NSLocalizedDescriptionKey: "MockNetwork: the test ended while \(name) held this request."])
+        for request in held { request.continuation.resume(throwing: ended) }
+        return held.map { held in
+            MockFailure(
+                message: "MockNetwork: \(held.request.method) \(held.request.url.absoluteString) was still held by "
+                    + "\(name) when the test ended. Release it with release(with:) before the test returns, or "
+                    + "cancel the request.",
+                location: location)
+        }
+    }
+}
+
+extension MockRegistry {
+    /// Holds every request for `url` (and `method`, when given) until the test calls
+    /// ``RequestGate/release(with:)``: nothing is answered before, so the test can check a loading
+    /// state, or the order of events, without a sleep. ``RequestGate/arrived(timeout:)`` waits until
+    /// a request got there.
+    @discardableResult
+    public func hold(
+        _ url: String, method: String? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> RequestGate {
+        hold(
+            method.map { RequestMatch.url(url).method($0) } ?? .url(url), fileID: fileID, filePath: filePath,
+            line: line, column: column)
+    }
+
+    /// Holds every request that `match` describes until the test releases it (see
+    /// ``hold(_:method:fileID:filePath:line:column:)``).
+    @discardableResult
+    public func hold(
+        _ match: RequestMatch,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> RequestGate {
+        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let gate = RequestGate(name: "hold(\(match.description))", location: location)
+        _ = add(match, nil, location, [.held { .mock(try await gate.hold($0)) }], repeatsLast: true)
+        state.withLock { $0.gates.append(gate) }
+        return gate
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Answering off Foundation's queue: a synchronous handler where the registry's handlers run, an
+/// `async` one in a task of its own, which the request cancels when it ends first (a cancel, its
+/// timeout, the registry released).
+extension MockURLProtocol {
+    /// Answers `chain` away from Foundation's queue and takes the answer on (`proceed`).
+    func answerElsewhere(_ chain: MockRegistry.Chain, _ registry: MockRegistry.Core, attempt: Int) {
+        if chain.picked?.responder.isAsync == true {
+            // Picked already (inside `startLoading`): its task starts from here, with no hop first.
+            startAsync(chain, registry, attempt: attempt)
+            return
+        }
+        let this = WeakProtocol(self)
+        registry.runUserCode { [chain] in
+            var chain = chain
+            if let answer = registry.answer(&chain) {
+                this.value?.proceed(answer, registry, attempt: attempt, inline: false)
+            } else {
+                this.value?.startAsync(chain, registry, attempt: attempt)
+            }
+        }
+    }
+
+    /// Runs the async responder `chain.picked` holds, then answers with what it gave.
+    private func startAsync(_ chain: MockRegistry.Chain, _ registry: MockRegistry.Core, attempt: Int) {
+        guard let picked = chain.picked else { return }
+        let responder: @Sendable (URLRequest) async throws -> MockRegistry.Reply
+        switch picked.responder {
+        case .async(let body): responder = body
+        case .held(let body):
+            responder = body
+            exchange.withLock { $0.waiting = .held }
+        case .sync: return
+        }
+        let this = WeakProtocol(self)
+        let request = picked.recorded.request
+        registry.runAsyncUserCode(
+            {
+                let result: Result<MockRegistry.Reply, any Error>
+                do {
+                    result = .success(try await responder(request))
+                } catch {
+                    result = .failure(error)
+                }
+                // A request that ended meanwhile (its task cancelled this one) takes no answer.
+                guard !Task.isCancelled, let loading = this.value, loading.exchange.withLock({ $0.isWorking })
+                else { return }
+                var chain = chain
+                chain.picked?.awaited = result
+                guard let answer = registry.answer(&chain) else { return }
+                loading.exchange.withLock { $0.handlerTask = nil }
+                loading.proceed(answer, registry, attempt: attempt, inline: false)
+            },
+            started: { task in
+                let keep = this.value?.exchange.withLock { exchange -> Bool in
+                    guard exchange.isWorking else { return false }
+                    exchange.handlerTask = task
+                    return true
+                }
+                if keep != true { task.cancel() }
+            })
+    }
+}

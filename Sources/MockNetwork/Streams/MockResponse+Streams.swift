@@ -1,0 +1,112 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Bodies that arrive over time: streams, server-sent events, a slow network, a connection lost
+/// part-way. MockNetwork keeps the time itself, the same on every platform; a session data delegate
+/// (and on Apple platforms `bytes(for:)`) sees each piece when it comes, while `data(for:)` and
+/// completion handlers get the whole body when it ends.
+extension MockResponse {
+    /// A body that arrives in `chunks`, the first with the response and each next one `every` after
+    /// the one before, as a server that streams its answer sends it (with no `Content-Length`).
+    /// `Content-Type` is `application/octet-stream` unless `headers` sets it.
+    ///
+    /// ```swift
+    /// mocks.register("https://api.example.com/export") { _ in
+    ///     try .streamed([header, row1, row2], every: .milliseconds(20))
+    /// }
+    /// ```
+    public static func streamed(
+        _ chunks: [Data], every interval: Duration, status: Int = 200, headers: [String: String] = [:]
+    ) throws -> MockResponse {
+        try stream(chunks, every: interval, status: status, headers: headers, contentType: "application/octet-stream")
+    }
+
+    /// Text that arrives in `chunks` (UTF-8), the first with the response and each next one `every`
+    /// after the one before. `Content-Type` is `text/plain; charset=utf-8` unless `headers` sets it.
+    public static func streamed(
+        _ chunks: [String], every interval: Duration, status: Int = 200, headers: [String: String] = [:]
+    ) throws -> MockResponse {
+        try stream(
+            chunks.map { Data($0.utf8) }, every: interval, status: status, headers: headers,
+            contentType: "text/plain; charset=utf-8")
+    }
+
+    /// Server-sent events (`text/event-stream`), the first with the response and each next one
+    /// `every` after the one before, framed as the WHATWG standard says (see ``ServerSentEvent``).
+    /// The body ends after the last event, as a server closing the stream does.
+    ///
+    /// - Throws: ``MockNetworkError/invalidStream(_:)`` for an event the format cannot carry.
+    public static func events(
+        _ events: [ServerSentEvent], every interval: Duration = .zero, status: Int = 200,
+        headers: [String: String] = [:]
+    ) throws -> MockResponse {
+        var response = try stream(
+            try events.map { Data(try $0.framed().utf8) }, every: interval, status: status, headers: headers,
+            contentType: "text/event-stream")
+        if !response.headers.keys.contains(where: { $0.caseInsensitiveCompare("Cache-Control") == .orderedSame }) {
+            response.headers["Cache-Control"] = "no-cache"
+        }
+        return response
+    }
+
+    /// This response, its body arriving at `bytesPerSecond`: each twentieth of a second's worth
+    /// arrives when its last byte would, so the whole body takes its size divided by the rate.
+    /// A `.streamed` or `.events` body is sent at this rate instead of its own pace.
+    ///
+    /// - Throws: ``MockNetworkError/invalidStream(_:)`` when `bytesPerSecond` is not positive.
+    public func throttled(bytesPerSecond: Int) throws -> MockResponse {
+        guard bytesPerSecond > 0 else {
+            throw MockNetworkError.invalidStream(
+                "throttled(bytesPerSecond: \(bytesPerSecond)) would never send the body. Give a rate above 0, "
+                    + "e.g. 64_000 for a slow mobile network.")
+        }
+        var copy = self
+        copy.pacing = BodyPacing(
+            shape: .rate(bytesPerSecond), fault: pacing?.fault, sendsLength: pacing?.sendsLength ?? true)
+        return copy
+    }
+
+    /// This response, its connection lost after the first `bytes` of the body: the client gets the
+    /// response and those bytes (at the body's pace), then the request fails with `error`, e.g.
+    /// `URLError(.networkConnectionLost)`.
+    ///
+    /// - Throws: ``MockNetworkError/invalidStream(_:)`` when `bytes` is negative.
+    public func failing(after bytes: Int, with error: any Error) throws -> MockResponse {
+        guard bytes >= 0 else {
+            throw MockNetworkError.invalidStream(
+                "failing(after: \(bytes)) is a negative number of bytes. Give 0 to fail right after the response, "
+                    + "or the number of body bytes that arrive before the failure.")
+        }
+        var copy = self
+        var pacing = copy.pacing ?? BodyPacing()
+        pacing.fault = BodyPacing.Fault(after: bytes, error: error)
+        copy.pacing = pacing
+        return copy
+    }
+
+    private static func stream(
+        _ chunks: [Data], every interval: Duration, status: Int, headers: [String: String], contentType: String
+    ) throws -> MockResponse {
+        guard interval >= .zero else {
+            throw MockNetworkError.invalidStream(
+                "every: \(interval) is negative. Give the time between two pieces, .zero or more.")
+        }
+        var headers = headers
+        if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
+            headers["Content-Type"] = contentType
+        }
+        var response = try MockResponse(status: status, headers: headers, body: chunks.reduce(Data(), +))
+        var ends: [Int] = []
+        var end = 0
+        for chunk in chunks {
+            end += chunk.count
+            ends.append(end)
+        }
+        response.pacing = BodyPacing(
+            shape: .pieces(ends: ends, interval: BodyPacing.seconds(interval)), sendsLength: false)
+        return response
+    }
+}

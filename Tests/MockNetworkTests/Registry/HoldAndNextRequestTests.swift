@@ -1,0 +1,191 @@
+import Foundation
+import MockNetwork
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Requests the test holds (`hold`) or awaits (`nextRequest`): checked by the order of events,
+/// never by sleeping.
+final class HoldAndNextRequestTests: XCTestCase {
+    private let feed = "https://api.example.com/feed"
+
+    func testAHeldRequestWaitsForItsRelease() async throws {
+        let mocks = MockRegistry()
+        let gate = mocks.hold(feed)
+        let answered = Shared(false)
+        let session = mocks.session
+        let feed = self.feed
+        let load = Task {
+            let (data, _) = try await session.data(from: try url(feed))
+            answered.update { $0 = true }
+            return String(decoding: data, as: UTF8.self)
+        }
+
+        let arrived = try await gate.arrived()
+
+        XCTAssertEqual(arrived.url.absoluteString, feed)
+        XCTAssertFalse(answered.current, "nothing is answered before the release")
+        XCTAssertEqual(gate.held.map(\.url.absoluteString), [feed])
+        gate.release(with: try .json(#"{"items":[]}"#))
+        let text = try await load.value
+        XCTAssertEqual(text, #"{"items":[]}"#)
+        XCTAssertEqual(gate.held, [])
+    }
+
+    func testAfterTheReleaseRequestsAreAnsweredAtOnce() async throws {
+        let mocks = MockRegistry()
+        let gate = mocks.hold(feed, method: "GET")
+        gate.release(with: try .text("open"))
+
+        let (data, _) = try await mocks.session.data(from: try url(feed))
+        let arrived = try await gate.arrived()
+
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), "open")
+        XCTAssertEqual(arrived.method, "GET", "a request that came before arrived() counts")
+    }
+
+    func testEveryHeldRequestIsReleasedAndArrivalsComeInOrder() async throws {
+        let mocks = MockRegistry()
+        let gate = mocks.hold(.host("api.example.com", path: "/items/*"))
+        let session = mocks.session
+        let first = Task { try await session.data(from: try url("https://api.example.com/items/1")) }
+        let one = try await gate.arrived()
+        let second = Task { try await session.data(from: try url("https://api.example.com/items/2")) }
+        let two = try await gate.arrived()
+
+        XCTAssertEqual([one, two].map(\.url.path), ["/items/1", "/items/2"])
+        gate.release(with: try .status(204))
+        let statuses = [try status(try await first.value.1), try status(try await second.value.1)]
+        XCTAssertEqual(statuses, [204, 204])
+    }
+
+    func testAHeldRequestTimesOutAtItsTimeout() async throws {
+        let mocks = MockRegistry()
+        mocks.hold(feed)
+        var request = URLRequest(url: try url(feed))
+        request.timeoutInterval = 0.2
+
+        let error = await thrownError { _ = try await mocks.session.data(for: request) }
+
+        XCTAssertTimedOut(
+            error,
+            message: "MockNetwork: GET \(feed) was held by hold(_:) and not released within the request's timeout "
+                + "of 0.2 s.")
+    }
+
+    func testCancellingAHeldRequestEndsIt() async throws {
+        let mocks = MockRegistry()
+        let gate = mocks.hold(feed)
+        let session = mocks.session
+        let feed = self.feed
+        let load = Task { try await session.data(from: try url(feed)) }
+        try await gate.arrived()
+
+        load.cancel()
+
+        let error = await thrownError { _ = try await load.value }
+        XCTAssertEqual((error as? URLError)?.code, .cancelled)
+        try await withWatchdog(10) {
+            while !gate.held.isEmpty { await Task.yield() }
+        }
+    }
+
+    func testARequestStillHeldAtTheEndOfTheTestIsReportedWithItsURL() async throws {
+        let mocks = MockRegistry()
+        let line = #line + 1
+        let gate = mocks.hold(feed)
+        let session = mocks.session
+        let feed = self.feed
+        let load = Task { try await session.data(from: try url(feed)) }
+        try await gate.arrived()
+
+        let failures = mocks.endOfTestFailures()
+
+        XCTAssertEqual(
+            failures.map(\.message),
+            [
+                "MockNetwork: GET \(feed) was still held by hold(\(feed)) when the test ended. Release it with "
+                    + "release(with:) before the test returns, or cancel the request."
+            ])
+        XCTAssertEqual(failures.first?.location?.line, line)
+        // The request then ends, so nothing waits on a test that is over.
+        let error = await thrownError { _ = try await load.value }
+        XCTAssertEqual((error as? URLError)?.code, .cancelled)
+    }
+
+    func testArrivedFailsWhenNoRequestComes() async throws {
+        let mocks = MockRegistry()
+        let gate = mocks.hold(feed)
+
+        let error = await thrownError { try await gate.arrived(timeout: 0.05) }
+
+        XCTAssertEqual(
+            "\(error.map { "\($0)" } ?? "no error")",
+            "MockNetwork: no request reached hold(\(feed)) within 0.05 s. Check that the code under test makes it, "
+                + "to that URL and with that method, or give arrived(timeout:) longer.")
+    }
+
+    // MARK: nextRequest
+
+    func testNextRequestReturnsARequestMadeAfterTheCall() async throws {
+        let mocks = MockRegistry()
+        let analytics = "https://api.example.com/analytics"
+        mocks.register(analytics, method: "POST") { _ in try .status(202) }
+        let session = mocks.session
+        let waiting = Task { try await mocks.nextRequest(matching: .url(analytics).method("POST"), timeout: 10) }
+        // Fire and forget, as an app's analytics call does.
+        var post = URLRequest(url: try url(analytics))
+        post.httpMethod = "POST"
+        post.httpBody = Data(#"{"event":"open"}"#.utf8)
+        session.dataTask(with: post).resume()
+
+        let sent = try await waiting.value
+
+        XCTAssertEqual(sent.body, Data(#"{"event":"open"}"#.utf8))
+        XCTAssertEqual(sent.method, "POST")
+    }
+
+    func testNextRequestReturnsEachMatchingRequestOnceInOrder() async throws {
+        let mocks = MockRegistry()
+        mocks.register(.host("api.example.com", path: "/e/*")) { _ in try .status(204) }
+        for name in ["a", "b", "c"] {
+            _ = try await mocks.session.data(from: try url("https://api.example.com/e/\(name)"))
+        }
+
+        let match = RequestMatch.host("api.example.com", path: "/e/*")
+        let first = try await mocks.nextRequest(matching: match)
+        let second = try await mocks.nextRequest(matching: match)
+        let third = try await mocks.nextRequest(matching: .url("https://api.example.com/e/c"))
+
+        XCTAssertEqual([first, second, third].map(\.url.path), ["/e/a", "/e/b", "/e/c"])
+    }
+
+    func testNextRequestNamesWhatWasRegisteredAndSeenWhenNoneComes() async throws {
+        let mocks = MockRegistry()
+        mocks.register("https://api.example.com/user") { _ in try .json("{}") }
+        _ = try await mocks.session.data(from: try url("https://api.example.com/user"))
+
+        let error = await thrownError {
+            _ = try await mocks.nextRequest(
+                matching: .url("https://api.example.com/analytics").method("POST"), timeout: 0.05)
+        }
+
+        XCTAssertEqual(
+            "\(error.map { "\($0)" } ?? "no error")",
+            "MockNetwork: no request matching POST https://api.example.com/analytics came within 0.05 s. "
+                + "Registered: https://api.example.com/user. Requested: GET https://api.example.com/user. "
+                + "Check the URL, method and rules of the match, or give a longer timeout.")
+    }
+
+    func testCancellingNextRequestEndsItsWait() async throws {
+        let mocks = MockRegistry()
+        let waiting = Task { try await mocks.nextRequest(matching: .url("https://api.example.com/x"), timeout: 60) }
+
+        waiting.cancel()
+
+        let error = await thrownError { _ = try await waiting.value }
+        XCTAssertTrue(error is CancellationError, "\(String(describing: error))")
+    }
+}
