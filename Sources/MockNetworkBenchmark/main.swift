@@ -30,6 +30,46 @@ final class TutorialURLProtocol: URLProtocol {
     override func stopLoading() {}
 }
 
+/// A session data delegate that counts the bytes of each task, for the stream rows.
+final class ByteCounter: NSObject, URLSessionDataDelegate, @unchecked Sendable {  // state is in `state`'s lock
+    private let state = Locked((bytes: 0, done: CheckedContinuation<Int, Never>?.none))
+
+    /// Loads `url` on `session` `times` times, one after the other; checks each body's 200 bytes.
+    func load(_ url: URL, on session: URLSession, times: Int) async throws {
+        for _ in 0..<times {
+            let bytes = await withCheckedContinuation { continuation in
+                state.withLock { $0 = (0, continuation) }
+                session.dataTask(with: url).resume()
+            }
+            guard bytes == 200 else { throw BenchmarkError(description: "a stream of \(bytes) bytes, not 200") }
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        state.withLock { $0.bytes += data.count }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let (bytes, done) = state.withLock { state in
+            defer { state.done = nil }
+            return (state.bytes, state.done)
+        }
+        done?.resume(returning: bytes)
+    }
+}
+
+/// A value behind a lock.
+final class Locked<Value>: @unchecked Sendable {  // `value` is only touched while `lock` is held
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
+
 struct BenchmarkError: Error, CustomStringConvertible {
     let description: String
 }
@@ -117,6 +157,10 @@ do {
     let runner = await Task.detached { TestTaskRunner() }.value
     trait.handlerRunner = runner
 
+    // 2c. MockNetwork, one `async` handler: it runs in a task of its own, which the request could cancel.
+    let asyncOne = MockRegistry()
+    asyncOne.register(target.absoluteString) { _ async throws in try .text("ok") }
+
     // 5. Registering 10,000 handlers (and 3: the target registered last).
     let many = MockRegistry()
     let addresses = (0..<handlers).map { "https://api.example.com/items/\($0)?page=\($0 % 7)" }
@@ -149,7 +193,7 @@ do {
     // them alike; each row's figure is the median of its rounds.
     let sessions = [
         tutorial, one.session, many.session, inline.session, trait.session, manyPatterns.session, fewPatterns.session,
-        exactAmongPatterns.session, bare,
+        exactAmongPatterns.session, bare, asyncOne.session,
     ]
     for session in sessions { try await fetch(session, target, times: 500) }
     let rounds = 20
@@ -173,6 +217,34 @@ do {
     report("3q 10 patterns (wildcard hosts), the last answers", median(perRound[6]))
     report("3r 1,000 patterns registered, an exact URL answers", median(perRound[7]))
     report("1n hand-written URLProtocol, no cache or cookie storage", median(perRound[8]))
+    report("2c MockNetwork, 1 async handler", median(perRound[9]))
+
+    // 2s. A body in 100 pieces to a session data delegate (every piece its own didReceive data),
+    //     against the same 200 bytes in one piece on the same kind of session (2d), interleaved.
+    let streams = MockRegistry()
+    let pieces = (0..<100).map { _ in Data("ok".utf8) }
+    streams.register(target.absoluteString + "?stream") { _ in try .streamed(pieces, every: .zero) }
+    streams.register(target.absoluteString + "?whole") { _ in try .data(pieces.reduce(Data(), +)) }
+    let counter = ByteCounter()
+    let delegateSession = URLSession(configuration: streams.configuration, delegate: counter, delegateQueue: nil)
+    guard let streamURL = URL(string: target.absoluteString + "?stream"),
+        let wholeURL = URL(string: target.absoluteString + "?whole")
+    else { exit(1) }
+    let streamRequests = max(requests / 10, 200)
+    for url in [streamURL, wholeURL] { try await counter.load(url, on: delegateSession, times: 100) }
+    var streamRounds: [[Double]] = [[], []]
+    for round in 0..<rounds {
+        for offset in 0..<2 {
+            let row = (round + offset) % 2
+            let url = row == 0 ? streamURL : wholeURL
+            let time = try await seconds {
+                try await counter.load(url, on: delegateSession, times: streamRequests / rounds)
+            }
+            streamRounds[row].append(time / Double(streamRequests / rounds) * 1e6)
+        }
+    }
+    report("2s a 100-piece stream to a data delegate", median(streamRounds[0]))
+    report("2d the same 200 bytes in one piece, data delegate", median(streamRounds[1]))
 
     // 4. The same with 8 concurrent tasks (wall time per request).
     let concurrent = try await seconds {
@@ -286,6 +358,10 @@ do {
         String(
             format: "over URLSession's own cost (row 1n): row 2 %.2f×, row 2a %.2f×", rows[1].1 / rows[8].1,
             rows[3].1 / rows[8].1))
+    print(
+        String(
+            format: "async handler / handler: row 2c / row 2 %.2f×; stream / one piece: row 2s / row 2d %.2f×",
+            rows[9].1 / rows[1].1, rows[10].1 / rows[11].1))
     print(
         String(
             format: "patterns / row 2: 3p %.2f×, 3q %.2f×, 3r %.2f×", rows[5].1 / rows[1].1, rows[6].1 / rows[1].1,

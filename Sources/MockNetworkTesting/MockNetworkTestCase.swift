@@ -169,5 +169,41 @@
                 match, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line, column: column,
                 handler)
         }
+
+        /// Answers this test's requests for `url` with an `async` handler; see `MockRegistry`.
+        @discardableResult
+        public func register(
+            _ url: String, method: String? = nil, expectedCalls: Int? = nil,
+            fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+            _ handler: @escaping @Sendable (URLRequest) async throws -> MockResponse
+        ) -> MockRoute {
+            mocks.register(
+                url, method: method, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
+                column: column, handler)
+        }
+
+        /// Answers this test's requests for `url` with an `async` handler.
+        @discardableResult
+        public func register(
+            _ url: URL, method: String? = nil, expectedCalls: Int? = nil,
+            fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+            _ handler: @escaping @Sendable (URLRequest) async throws -> MockResponse
+        ) -> MockRoute {
+            mocks.register(
+                url, method: method, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
+                column: column, handler)
+        }
+
+        /// Answers this test's requests that `match` describes with an `async` handler.
+        @discardableResult
+        public func register(
+            _ match: RequestMatch, expectedCalls: Int? = nil,
+            fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+            _ handler: @escaping @Sendable (URLRequest) async throws -> MockResponse
+        ) -> MockRoute {
+            mocks.register(
+                match, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line, column: column,
+                handler)
+        }
     }
 #endif

@@ -60,6 +60,12 @@ extension MockRegistry {
         let gates = state.withLock { $0.gates }
         let held = gates.flatMap(\.held).map { MockRegistry.shortened("\($0.method) \($0.url.absoluteString)") }
         let heldFailures = gates.flatMap { $0.endOfTest() }
+        // A request answered just now (one the test did not await, say) is out of flight within a
+        // moment: wait that moment before calling it in flight.
+        let deadline = DispatchTime.now() + .milliseconds(50)
+        while state.withLock({ $0.inFlight.count > held.count }), DispatchTime.now() < deadline {
+            Thread.sleep(forTimeInterval: 0.002)
+        }
         return state.withLock { state in
             var out: [MockFailure] = heldFailures
             for route in state.routes.values.sorted(by: { $0.id < $1.id }) {
