@@ -26,6 +26,10 @@ let package = Package(
         .testTarget(
             name: "CatBreedsTests", dependencies: ["CatBreeds", "MockNetworkTesting"],
             path: "Examples/CatBreeds/Tests/CatBreedsTests", resources: [.copy("Fixtures")]),
+        .target(name: "StreamingChat", path: "Examples/StreamingChat/Sources/StreamingChat"),
+        .testTarget(
+            name: "StreamingChatTests", dependencies: ["StreamingChat", "MockNetworkTesting"],
+            path: "Examples/StreamingChat/Tests/StreamingChatTests"),
         .executableTarget(
             name: "CatBreedsDemo", dependencies: ["CatBreeds", "MockNetwork"],
             path: "Examples/CatBreeds/Sources/CatBreedsDemo", resources: [.copy("Fixtures")]),
