@@ -49,6 +49,7 @@ public final class ChatClient: NSObject, URLSessionDataDelegate, @unchecked Send
         }
     }
 
+    /// Decodes the events a piece of the body completes, and passes their text on.
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let (events, continuation) = lock.withLock {
             () -> ([ChatStreamEvent], AsyncThrowingStream<String, any Error>.Continuation?) in
@@ -69,6 +70,7 @@ public final class ChatClient: NSObject, URLSessionDataDelegate, @unchecked Send
         }
     }
 
+    /// Ends the reply: as the server ended it, or with the error.
     public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let stream = lock.withLock { streams.removeValue(forKey: task.taskIdentifier) }
         stream?.continuation.finish(throwing: error)
@@ -84,11 +86,15 @@ public final class ChatClient: NSObject, URLSessionDataDelegate, @unchecked Send
 /// A chat screen's state: the reply so far, and whether the first piece is still awaited.
 @MainActor
 public final class ChatModel {
+    /// The reply so far.
     public private(set) var reply = ""
+    /// Whether a prompt was sent and no piece of its reply has come yet.
     public private(set) var isWaitingForReply = false
+    /// How the last reply failed, if it did.
     public private(set) var error: (any Error)?
     private let client: ChatClient
 
+    /// A model that sends prompts with `client`.
     public init(client: ChatClient) { self.client = client }
 
     /// Sends `prompt` and shows the reply as it streams in.

@@ -2,7 +2,9 @@ import Foundation
 
 /// One server-sent event, as a client reads it.
 public struct ChatStreamEvent: Equatable, Sendable {
+    /// The event's type (`message` when the server named none).
     public var type: String
+    /// The event's data, its `data:` lines joined by line breaks.
     public var data: String
 }
 
