@@ -32,7 +32,7 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
     case archiveInBundle(path: String)
     /// A streamed body, server-sent event or pacing that cannot be sent as given; says why.
     case invalidStream(String)
-    /// No request came that a test waited for (``MockRegistry/nextRequest(matching:timeout:fileID:filePath:line:column:)``,
+    /// No request came that a test waited for (``MockRegistry/nextRequest(matching:timeout:)``,
     /// ``RequestGate/arrived(timeout:)``); says what was awaited, what was registered and what was seen.
     case requestNotSeen(String)
 
