@@ -58,6 +58,41 @@ final class ByteCounter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     }
 }
 
+/// A session data delegate that notes when each piece of a body comes, after the response.
+final class PieceClock: NSObject, URLSessionDataDelegate, @unchecked Sendable {  // state is in `state`'s lock
+    private let state = Locked((start: UInt64(0), offsets: [Double](), done: CheckedContinuation<[Double], Never>?.none))
+
+    /// Loads `url` once; returns when each piece came, in seconds after the response.
+    func load(_ url: URL, on session: URLSession) async throws -> [Double] {
+        await withCheckedContinuation { continuation in
+            state.withLock { $0 = (0, [], continuation) }
+            session.dataTask(with: url).resume()
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        state.withLock { $0.start = now }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        state.withLock { $0.offsets.append(Double(now - $0.start) / 1e9) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let (offsets, done) = state.withLock { state in
+            defer { state.done = nil }
+            return (state.offsets, state.done)
+        }
+        done?.resume(returning: offsets)
+    }
+}
+
 /// A value behind a lock.
 final class Locked<Value>: @unchecked Sendable {  // `value` is only touched while `lock` is held
     private let lock = NSLock()
@@ -245,6 +280,27 @@ do {
     }
     report("2s a 100-piece stream to a data delegate", median(streamRounds[0]))
     report("2d the same 200 bytes in one piece, data delegate", median(streamRounds[1]))
+
+    // 2t. Timing: 10 streams of 20 pieces, one every 10 ms, to a data delegate; how late each piece
+    //     came after its time (measured from the response's arrival at the delegate).
+    let timed = MockRegistry()
+    timed.register(target.absoluteString + "?timed") { _ in
+        try .streamed((0..<20).map { _ in Data("ok".utf8) }, every: .milliseconds(10))
+    }
+    let clock = PieceClock()
+    let timedSession = URLSession(configuration: timed.configuration, delegate: clock, delegateQueue: nil)
+    guard let timedURL = URL(string: target.absoluteString + "?timed") else { exit(1) }
+    var lateness: [Double] = []
+    for _ in 0..<10 {
+        let offsets = try await clock.load(timedURL, on: timedSession)
+        for (index, offset) in offsets.enumerated() { lateness.append((offset - Double(index) * 0.010) * 1e3) }
+    }
+    let late = lateness.sorted()
+    print(
+        pad("2t pieces every 10 ms: lateness, median / p95 / max")
+            + String(
+                format: "%.2f / %.2f / %.2f ms (earliest %.2f ms)", late[late.count / 2], late[late.count * 95 / 100],
+                late[late.count - 1], late[0]))
 
     // 4. The same with 8 concurrent tasks (wall time per request).
     let concurrent = try await seconds {
