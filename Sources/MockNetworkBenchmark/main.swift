@@ -60,7 +60,8 @@ final class ByteCounter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
 /// A session data delegate that notes when each piece of a body comes, after the response.
 final class PieceClock: NSObject, URLSessionDataDelegate, @unchecked Sendable {  // state is in `state`'s lock
-    private let state = Locked((start: UInt64(0), offsets: [Double](), done: CheckedContinuation<[Double], Never>?.none))
+    private let state = Locked(
+        (start: UInt64(0), offsets: [Double](), done: CheckedContinuation<[Double], Never>?.none))
 
     /// Loads `url` once; returns when each piece came, in seconds after the response.
     func load(_ url: URL, on session: URLSession) async throws -> [Double] {
