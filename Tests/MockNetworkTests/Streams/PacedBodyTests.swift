@@ -13,15 +13,15 @@ import XCTest
 final class PacedBodyTests: XCTestCase {
     private let address = "https://api.example.com/stream"
 
-    private func delegateSession(_ mocks: MockRegistry, _ recorder: TimedRecorder) -> URLSession {
+    private func delegateSession(_ mocks: MockRegistry, _ recorder: EventRecorder) -> URLSession {
         let session = URLSession(configuration: mocks.configuration, delegate: recorder, delegateQueue: nil)
         addTeardownBlock { session.finishTasksAndInvalidate() }
         return session
     }
 
     /// Runs one task on a delegate session and waits for it to complete.
-    private func run(_ mocks: MockRegistry) async throws -> TimedRecorder {
-        let recorder = TimedRecorder()
+    private func run(_ mocks: MockRegistry) async throws -> EventRecorder {
+        let recorder = EventRecorder()
         let session = delegateSession(mocks, recorder)
         let done = recorder.completion(self)
         session.dataTask(with: try url(address)).resume()
@@ -125,7 +125,7 @@ final class PacedBodyTests: XCTestCase {
 
         let recorder = try await run(mocks)
 
-        XCTAssertEqual(recorder.events.current.first?.event, .response(200))
+        XCTAssertEqual(recorder.events.current.first, .response(200))
         XCTAssertEqual(recorder.chunks.reduce(Data(), +), body[0..<50])
         #if canImport(FoundationNetworking)
             XCTAssertEqual(recorder.chunks.map(\.count), [40, 10])
@@ -151,7 +151,7 @@ final class PacedBodyTests: XCTestCase {
 
         let recorder = try await run(mocks)
 
-        XCTAssertEqual(recorder.events.current.map(\.event), [.response(200), .complete(.timedOut)])
+        XCTAssertEqual(recorder.events.current, [.response(200), .complete(.timedOut)])
     }
 
     func testBadPacingIsAClearError() throws {
@@ -172,7 +172,7 @@ final class PacedBodyTests: XCTestCase {
     func testCancellingMidStreamStopsDeliveryAtOnce() async throws {
         let mocks = MockRegistry()
         mocks.register(address) { _ in try .streamed(["first", "second", "third"], every: .milliseconds(200)) }
-        let recorder = TimedRecorder()
+        let recorder = EventRecorder()
         let session = delegateSession(mocks, recorder)
         let done = recorder.completion(self)
         let task = session.dataTask(with: try url(address))
@@ -182,7 +182,7 @@ final class PacedBodyTests: XCTestCase {
         await fulfillment(of: [done], timeout: 10)
 
         XCTAssertEqual(
-            recorder.events.current.map(\.event), [.response(200), .data(Data("first".utf8)), .complete(.cancelled)])
+            recorder.events.current, [.response(200), .data(Data("first".utf8)), .complete(.cancelled)])
     }
 
     /// A thousand requests cancelled at every point of a stream, a fault and a throttled body:

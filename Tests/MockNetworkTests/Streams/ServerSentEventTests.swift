@@ -44,7 +44,7 @@ final class ServerSentEventTests: XCTestCase {
                     .init(event: "done", data: "", retry: 1_500),
                 ], every: .milliseconds(20))
         }
-        let recorder = TimedRecorder()
+        let recorder = EventRecorder()
         let session = URLSession(configuration: mocks.configuration, delegate: recorder, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         let done = recorder.completion(self)

@@ -59,7 +59,28 @@ final class EventRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     }
 
     let events = Shared<[Event]>([])
+    /// When each event came (uptime, nanoseconds), in the same order.
+    let times = Shared<[UInt64]>([])
     private let done = Shared<XCTestExpectation?>(nil)
+    private let onData = Shared<(@Sendable () -> Void)?>(nil)
+
+    /// Called after each piece of data is noted.
+    func whenData(_ body: @escaping @Sendable () -> Void) { onData.update { $0 = body } }
+
+    /// The times pieces of data came, in seconds after the response.
+    var chunkOffsets: [Double] {
+        let (all, times) = (events.current, times.current)
+        guard let start = all.firstIndex(where: { if case .response = $0 { true } else { false } }) else { return [] }
+        return zip(all, times).compactMap { if case .data = $0 { Double($1 - times[start]) / 1e9 } else { nil } }
+    }
+
+    var last: Event? { events.current.last }
+
+    private func note(_ event: Event) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        events.update { $0.append(event) }
+        times.update { $0.append(now) }
+    }
 
     /// An expectation fulfilled when a task completes.
     func completion(_ test: XCTestCase) -> XCTestExpectation {
@@ -76,21 +97,20 @@ final class EventRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
-        events.update { $0.append(.response((response as? HTTPURLResponse)?.statusCode ?? -1)) }
+        note(.response((response as? HTTPURLResponse)?.statusCode ?? -1))
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        events.update { $0.append(.data(data)) }
+        note(.data(data))
+        onData.current?()
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        events.update { events in
-            switch error {
-            case nil: events.append(.complete(nil))
-            case let error as URLError: events.append(.complete(error.code))
-            case let error?: events.append(.completeWithOtherError(String(describing: error)))
-            }
+        switch error {
+        case nil: note(.complete(nil))
+        case let error as URLError: note(.complete(error.code))
+        case let error?: note(.completeWithOtherError(String(describing: error)))
         }
         done.update { $0 }?.fulfill()
     }
