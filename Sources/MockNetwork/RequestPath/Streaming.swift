@@ -11,7 +11,8 @@ struct BodyStream {
     let pieces: [BodyPacing.Piece]
     /// When the response was delivered: each piece is due this long after it.
     let start: DispatchTime
-    let fault: (any Error)?
+    /// The error the body ends with instead of finishing, and when (seconds after the response).
+    let failure: (at: Double, error: any Error)?
     var next = 0
 
     /// What to do next: a piece that is due, the end, or a wait until the next piece is due.
@@ -23,8 +24,44 @@ struct BodyStream {
         case none
     }
 
+    /// The stream of `data` as `pacing` says. A gap between pieces as long as `idleLimit` (the
+    /// request's timeout) ends it with `URLError(.timedOut)` then, as a stalled connection does.
+    /// With `everyPiece` false, the body comes in one piece when its last piece is due.
+    init(_ data: Data, _ pacing: BodyPacing, idleLimit: TimeInterval, everyPiece: Bool) {
+        var pieces = pacing.schedule(length: data.count)
+        var failure = pacing.fault.map { (at: pieces.last?.at ?? 0, error: $0.error) }
+        var lastAt = 0.0
+        for (index, piece) in pieces.enumerated() {
+            guard piece.at - lastAt >= idleLimit else {
+                lastAt = piece.at
+                continue
+            }
+            let error = URLError(
+                .timedOut,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "MockNetwork: the body's next piece comes "
+                        + "\(String(format: "%g", piece.at - lastAt)) s after "
+                        + "the one before, longer than the request's timeout of \(idleLimit) s."
+                ])
+            failure = (lastAt + idleLimit, error)
+            pieces.removeSubrange(index...)
+            break
+        }
+        if !everyPiece, let last = pieces.last {
+            pieces = [BodyPacing.Piece(range: 0..<last.range.upperBound, at: last.at)]
+        }
+        self.data = data
+        self.pieces = pieces
+        self.failure = failure
+        self.start = .now()
+    }
+
     mutating func step(now: DispatchTime) -> Step {
-        guard next < pieces.count else { return fault.map { .fail($0) } ?? .finish }
+        guard next < pieces.count else {
+            guard let failure else { return .finish }
+            let due = start + failure.at
+            return due <= now ? .fail(failure.error) : .wait(until: due)
+        }
         let piece = pieces[next]
         let due = start + piece.at
         guard due <= now else { return .wait(until: due) }
@@ -40,13 +77,10 @@ struct BodyStream {
 extension MockURLProtocol {
     /// Starts delivering `data` as `pacing` says, right after the response went to the client.
     func startStream(_ data: Data, _ pacing: BodyPacing) {
-        var pieces = pacing.schedule(length: data.count)
-        if !wantsChunks, let last = pieces.last {
-            // On Linux `data(for:)` and completion handlers keep only the last piece: they get the
-            // body in one, when its last piece is due.
-            pieces = [BodyPacing.Piece(range: 0..<last.range.upperBound, at: last.at)]
-        }
-        let stream = BodyStream(data: data, pieces: pieces, start: .now(), fault: pacing.fault?.error)
+        // On Linux `data(for:)` and completion handlers keep only the last piece: they get the body
+        // in one, when its last piece is due.
+        let stream = BodyStream(
+            data, pacing, idleLimit: exchange.withLock { $0.timeout }, everyPiece: wantsChunks)
         exchange.withLock { $0.phase = .streaming(stream) }
         deliverDuePieces()
     }

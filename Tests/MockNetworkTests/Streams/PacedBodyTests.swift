@@ -154,6 +154,42 @@ final class PacedBodyTests: XCTestCase {
         XCTAssertEqual(recorder.events.current, [.response(200), .complete(.timedOut)])
     }
 
+    /// A gap between pieces as long as the request's timeout fails it then, as a stalled connection
+    /// does: after the pieces before the gap.
+    func testAStreamThatStallsLongerThanTheTimeoutTimesOut() async throws {
+        let mocks = MockRegistry()
+        mocks.register(address) { _ in try .streamed(["first", "never"], every: .seconds(30)) }
+        let recorder = EventRecorder()
+        let session = delegateSession(mocks, recorder)
+        let done = recorder.completion(self)
+        var request = URLRequest(url: try url(address))
+        request.timeoutInterval = 0.2
+
+        session.dataTask(with: request).resume()
+        await fulfillment(of: [done], timeout: 10)
+
+        XCTAssertEqual(recorder.events.current, [.response(200), .data(Data("first".utf8)), .complete(.timedOut)])
+        XCTAssertGreaterThanOrEqual(recorder.chunkOffsets.count, 1)
+        let error = await thrownError { _ = try await mocks.session.data(for: request) }
+        XCTAssertTimedOut(
+            error,
+            message: "MockNetwork: the body's next piece comes 30 s after the one before, longer than the "
+                + "request's timeout of 0.2 s.")
+    }
+
+    /// The timeout is for each gap, not the whole body: a stream longer than it, whose pieces come
+    /// closer together, ends whole.
+    func testAStreamLongerThanTheTimeoutWithShorterGapsEndsWhole() async throws {
+        let mocks = MockRegistry()
+        mocks.register(address) { _ in try .streamed(["a", "b", "c", "d", "e"], every: .milliseconds(50)) }
+        var request = URLRequest(url: try url(address))
+        request.timeoutInterval = 0.12
+
+        let (data, _) = try await mocks.session.data(for: request)
+
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), "abcde")
+    }
+
     func testBadPacingIsAClearError() throws {
         XCTAssertThrowsError(try MockResponse.text("x").throttled(bytesPerSecond: 0)) { error in
             XCTAssertEqual(
