@@ -53,7 +53,6 @@ extension MockURLProtocol {
                 var chain = chain
                 chain.picked?.awaited = result
                 guard let answer = registry.answer(&chain) else { return }
-                loading.exchange.withLock { $0.handlerTask = nil }
                 loading.proceed(answer, registry, attempt: attempt, inline: false)
             },
             started: { task in

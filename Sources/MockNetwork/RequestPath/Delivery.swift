@@ -11,8 +11,10 @@ extension MockURLProtocol {
     /// Keeps `answer` and gets back to where the client may be called, to deliver it there.
     /// Later answers (a handler that returns after the timeout) are ignored.
     func wake(with answer: MockRegistry.Answer, inline: Bool = false) {
-        let (deliver, token) = exchange.withLock { $0.ready(answer) }
+        let (deliver, token, handlerTask) = exchange.withLock { $0.ready(answer) }
         if let token { Deadlines.shared.cancel(token) }
+        // Outside the lock: cancelling runs the handler's cancellation handlers at once.
+        handlerTask?.cancel()
         guard deliver else { return }
         if inline {
             deliverReady()

@@ -88,19 +88,18 @@ struct Exchange {
         }
     }
 
-    /// Keeps `answer` for delivery; whether to go back to the client for it now. A request that is
-    /// no longer `working` (timed out, released, cancelled) ignores later answers.
-    mutating func ready(_ answer: MockRegistry.Answer) -> (deliver: Bool, timeoutToken: Int?) {
-        guard case .working = phase else { return (false, nil) }
+    /// Keeps `answer` for delivery; whether to go back to the client for it now, the pending timeout
+    /// to cancel, and an async handler's task to cancel (the answer is a timeout, or the registry
+    /// went, while it ran). A request that is no longer `working` (timed out, released, cancelled)
+    /// ignores later answers.
+    mutating func ready(_ answer: MockRegistry.Answer) -> (
+        deliver: Bool, timeoutToken: Int?, handlerTask: Task<Void, Never>?
+    ) {
+        guard case .working = phase else { return (false, nil, nil) }
         phase = .ready(answer)
-        defer { timeoutToken = nil }
-        // An async handler still running (the answer is a timeout, or the registry went) is cancelled.
-        if let handlerTask {
-            handlerTask.cancel()
-            self.handlerTask = nil
-        }
+        defer { (timeoutToken, handlerTask) = (nil, nil) }
         // While `startLoading` is still running, it delivers the answer itself as it returns.
-        return (!stopped && !insideStartLoading, timeoutToken)
+        return (!stopped && !insideStartLoading, timeoutToken, handlerTask)
     }
 
     /// The answer to deliver now, if one is ready and the request was not stopped.
