@@ -35,7 +35,11 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
         /// A URL as its absolute string (what `URL(string:)` makes of it), and how its query matches.
         case url(String, Query)
         case pattern(host: String, path: String?)
+        /// A path template on a host (a `*` pattern, or a literal host), and for a full URL's
+        /// template the scheme, host and port it must have (`https://api.example.com`).
+        case template(host: String, origin: String?, path: PathTemplate)
         case invalid(String)
+        case invalidTemplate(String, reason: String)
     }
 
     enum BodyRule: Sendable {
@@ -54,11 +58,29 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
     var headers: [(name: String, value: String)] = []
     var body: BodyRule?
     var predicates: [Predicate] = []
+    /// Query items that must be present with these values; others may be there too.
+    var queryItems: [(name: String, value: String)] = []
 
     /// Requests for `url`; `query` says how its query must match.
+    ///
+    /// A path with `{name}` segments is a template: `"https://api.example.com/v1/users/{id}"`
+    /// matches `/v1/users/42`, and a handler that takes `(request, parameters)` reads
+    /// `parameters["id"]` (`"42"`, percent-decoded). `{name}` matches one whole, non-empty segment
+    /// and never a `/`; a last segment `{name*}` matches the rest of the path. A template's query
+    /// items must be present, others may be too; `query` does not apply to it. A literal segment
+    /// outranks a parameter, and a template outranks a host pattern.
     public static func url(_ url: String, query: Query = .exact) -> RequestMatch {
+        if let template = template(url) { return template }
         guard let absolute = URLKeys.absoluteString(url) else { return RequestMatch(target: .invalid(url)) }
         return RequestMatch(target: .url(absolute, query))
+    }
+
+    /// Only requests whose query has each of these items with this value; other items may be
+    /// there too (values compared percent-decoded).
+    public func query(_ items: [String: String]) -> RequestMatch {
+        var copy = self
+        copy.queryItems += items.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+        return copy
     }
 
     /// Requests for `url`; `query` says how its query must match.
@@ -74,8 +96,50 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
 
     /// Requests to any host matching `host`, and when given, a path matching `path`. In both,
     /// `*` stands for any run of characters: `"*.example.com"`, `"/v1/users/*"`. Any scheme and query.
+    /// A `path` with `{name}` segments is a template, as for a URL (see `url(_:query:)`): `"/v1/users/{id}"`.
     public static func host(_ host: String, path: String? = nil) -> RequestMatch {
-        RequestMatch(target: .pattern(host: host.lowercased(), path: path))
+        if let path, PathTemplate.isTemplate(path) {
+            switch PathTemplate.parse(path) {
+            case .success(let template):
+                return RequestMatch(target: .template(host: host.lowercased(), origin: nil, path: template))
+            case .failure(let error):
+                return RequestMatch(target: .invalidTemplate(path, reason: error.reason))
+            }
+        }
+        return RequestMatch(target: .pattern(host: host.lowercased(), path: path))
+    }
+
+    /// A full URL whose path holds `{…}`, as a template; `nil` for any other URL.
+    private static func template(_ url: String) -> RequestMatch? {
+        guard let schemeEnd = url.range(of: "://") else { return nil }
+        let afterScheme = url[schemeEnd.upperBound...]
+        let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
+        var path = afterScheme[authorityEnd...]
+        var query: Substring?
+        if let mark = path.firstIndex(where: { $0 == "?" || $0 == "#" }) {
+            if path[mark] == "?" { query = path[path.index(after: mark)...].prefix { $0 != "#" } }
+            path = path[..<mark]
+        }
+        guard PathTemplate.isTemplate(String(path)) else { return nil }
+        let authority = afterScheme[..<authorityEnd].lowercased()
+        let host = String(authority.split(separator: "@").last?.split(separator: ":").first ?? "")
+        guard !host.isEmpty else { return RequestMatch(target: .invalid(url)) }
+        switch PathTemplate.parse(String(path)) {
+        case .failure(let error):
+            return RequestMatch(target: .invalidTemplate(url, reason: error.reason))
+        case .success(let template):
+            var match = RequestMatch(
+                target: .template(
+                    host: host, origin: url[..<schemeEnd.lowerBound].lowercased() + "://" + authority, path: template))
+            for item in (query ?? "").split(separator: "&") {
+                let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let decode = { (text: Substring) in
+                    (text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text))
+                }
+                match.queryItems.append((decode(pair[0]), pair.count > 1 ? decode(pair[1]) : ""))
+            }
+            return match
+        }
     }
 
     /// Only requests with this HTTP method (`GET`, `POST`, …; compared case-insensitively).
@@ -124,7 +188,13 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
         case .url(let url, .anyOrder): parts.append(url + " (query in any order)")
         case .url(let url, .ignored): parts.append(url + " (any query)")
         case .pattern(let host, let path): parts.append("host \(host)" + (path.map { " path \($0)" } ?? ""))
+        case .template(let host, let origin, let path):
+            parts.append(origin.map { $0 + path.text } ?? "host \(host) path \(path.text)")
         case .invalid(let text): parts.append("invalid URL \"\(text)\"")
+        case .invalidTemplate(let text, _): parts.append("invalid template \"\(text)\"")
+        }
+        if !queryItems.isEmpty {
+            parts.append("with query " + queryItems.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))
         }
         for header in headers { parts.append("with \(header.name): \(header.value)") }
         switch body {

@@ -197,6 +197,13 @@ do {
     let asyncOne = MockRegistry()
     asyncOne.register(target.absoluteString) { _ async throws in try .text("ok") }
 
+    // 3t. 1,000 path templates on the target's host (`/svc<n>/{id}/items`), and `/{page}` answering.
+    let templates = MockRegistry()
+    for index in 0..<1_000 {
+        templates.register("https://api.example.com/svc\(index)/{id}/items") { _, _ in try .text("no") }
+    }
+    templates.register("https://api.example.com/{page}") { _, _ in try .text("ok") }
+
     // 5. Registering 10,000 handlers (and 3: the target registered last).
     let many = MockRegistry()
     let addresses = (0..<handlers).map { "https://api.example.com/items/\($0)?page=\($0 % 7)" }
@@ -229,7 +236,7 @@ do {
     // them alike; each row's figure is the median of its rounds.
     let sessions = [
         tutorial, one.session, many.session, inline.session, trait.session, manyPatterns.session, fewPatterns.session,
-        exactAmongPatterns.session, bare, asyncOne.session,
+        exactAmongPatterns.session, bare, asyncOne.session, templates.session,
     ]
     for session in sessions { try await fetch(session, target, times: 500) }
     let rounds = 20
@@ -281,6 +288,7 @@ do {
     }
     report("2s a 100-piece stream to a data delegate", median(streamRounds[0]))
     report("2d the same 200 bytes in one piece, data delegate", median(streamRounds[1]))
+    report("3t 1,000 path templates, a template answers", median(perRound[10]))
 
     // 2t. Timing: 10 streams of 20 pieces, one every 10 ms, to a data delegate; how late each piece
     //     came after its time (measured from the response's arrival at the delegate).
@@ -421,8 +429,8 @@ do {
             rows[9].1 / rows[1].1, rows[10].1 / rows[11].1))
     print(
         String(
-            format: "patterns / row 2: 3p %.2f×, 3q %.2f×, 3r %.2f×", rows[5].1 / rows[1].1, rows[6].1 / rows[1].1,
-            rows[7].1 / rows[1].1))
+            format: "patterns / row 2: 3p %.2f×, 3q %.2f×, 3r %.2f×; templates / row 2: 3t %.2f×",
+            rows[5].1 / rows[1].1, rows[6].1 / rows[1].1, rows[7].1 / rows[1].1, rows[12].1 / rows[1].1))
 } catch {
     print("benchmark failed: \(error)")
     exit(1)

@@ -6,17 +6,21 @@ import Foundation
 
 /// How a ``RequestMatch`` decides: its specificity, and whether a request meets each of its rules.
 extension RequestMatch {
-    /// How specific this match is: the kind of target first, then the number of rules.
+    /// How specific this match is: the kind of target first (a template by its literal segments,
+    /// so `/users/me` outranks `/users/{id}`), then the number of rules.
     var specificity: Int {
         let base: Int
         switch target {
-        case .url(_, .exact): base = 400
-        case .url(_, .anyOrder): base = 300
-        case .url(_, .ignored): base = 200
-        case .pattern(_, let path): base = 100 + (path == nil ? 0 : 10)
-        case .invalid: base = 0
+        case .url(_, .exact): base = 400_000
+        case .url(_, .anyOrder): base = 300_000
+        case .url(_, .ignored): base = 200_000
+        case .template(let host, let origin, let path):
+            base = 150_000 + (origin == nil && host.contains("*") ? 0 : 10_000) + min(path.literalCount, 99) * 100
+        case .pattern(_, let path): base = 100_000 + (path == nil ? 0 : 10_000)
+        case .invalid, .invalidTemplate: base = 0
         }
         return base + (method == nil ? 0 : 1) + headers.count + (body == nil ? 0 : 1) + predicates.count
+            + queryItems.count
     }
 
     /// Whether matching calls user code (`.when`).
@@ -58,8 +62,19 @@ extension RequestMatch {
             if let path, !CompiledGlob(path).matches(subject.path) {
                 out.append("path \"\(url.path)\" does not match \"\(path)\"")
             }
+        case .template(let host, let origin, let path):
+            if let origin {
+                if let difference = Self.originDifference(url, origin) { out.append(difference) }
+            } else if !CompiledGlob(host).matches(PatternSubject(url).host) {
+                out.append("host \"\((url.host ?? "").lowercased())\" does not match \"\(host)\"")
+            }
+            if let difference = path.difference(PathTemplate.segments(of: url), shown: url.path) {
+                out.append(difference)
+            }
         case .invalid(let text):
             out.append("the registered URL \"\(text)\" is not an absolute URL")
+        case .invalidTemplate(let text, _):
+            out.append("the registered template \"\(text)\" is not a valid template")
         }
         return out + ruleMismatches(request, body: requestBody)
     }
@@ -86,10 +101,43 @@ extension RequestMatch {
             out.append("the registered JSON body is not valid JSON: \(text)")
         default: break
         }
+        if !queryItems.isEmpty {
+            let have = Self.queryItems(of: request.url)
+            for item in queryItems where !have.contains(where: { $0.name == item.name && $0.value == item.value }) {
+                if let other = have.first(where: { $0.name == item.name }) {
+                    out.append("query item \(item.name) \"\(other.value)\" ≠ \"\(item.value)\"")
+                } else {
+                    out.append("query item \(item.name) missing")
+                }
+            }
+        }
         for predicate in predicates where !predicate.test(request) {
             out.append("\(predicate.name) is false")
         }
         return out
+    }
+
+    /// The scheme, host or port of `url` that differs from a template's `origin`, in words.
+    private static func originDifference(_ url: URL, _ origin: String) -> String? {
+        let scheme = (url.scheme ?? "").lowercased()
+        let host = (url.host ?? "").lowercased()
+        let have = scheme + "://" + host + (url.port.map { ":\($0)" } ?? "")
+        return have == origin ? nil : "origin \(have) ≠ \(origin)"
+    }
+
+    /// Whether `url` has the template's scheme, host and port.
+    static func originMatches(_ url: URL, _ origin: String) -> Bool { originDifference(url, origin) == nil }
+
+    /// The query items of `url`, percent-decoded (`+` as a space).
+    static func queryItems(of url: URL?) -> [(name: String, value: String)] {
+        guard let query = url?.query(percentEncoded: true), !query.isEmpty else { return [] }
+        return query.split(separator: "&").map { item in
+            let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (text: Substring) in
+                text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
+            }
+            return (decode(pair[0]), pair.count > 1 ? decode(pair[1]) : "")
+        }
     }
 
     /// Whether `request` passes the rules besides the URL, building no failure text.
@@ -101,6 +149,12 @@ extension RequestMatch {
         case .json(let canonical, _) where Self.canonicalJSON(requestBody) != canonical: return false
         case .invalidJSON: return false
         default: break
+        }
+        if !queryItems.isEmpty {
+            let have = Self.queryItems(of: request.url)
+            for item in queryItems where !have.contains(where: { $0.name == item.name && $0.value == item.value }) {
+                return false
+            }
         }
         return predicates.allSatisfy { $0.test(request) }
     }

@@ -24,6 +24,8 @@ extension MockRegistry.Core {
         var lines = [summary + "."]
         // Reported at the nearest registration, where the fix most likely goes.
         var near: SourceLocation?
+        // The rules the nearest handler whose URL fits says no on: what the fix is about.
+        var failedRules: [String] = []
         if count == 0 {
             lines.append("Nothing is registered.")
         } else {
@@ -54,6 +56,7 @@ extension MockRegistry.Core {
             if let route = nearest {
                 near = route.location
                 let why = route.match.mismatches(request.request, url: request.url, body: request.body)
+                if !fitting.isEmpty { failedRules = why }
                 lines.append(
                     "Nearest: \(MockRegistry.shortened(route.match.description)) (\(why.joined(separator: "; ")))")
             }
@@ -63,6 +66,10 @@ extension MockRegistry.Core {
         }
         if let archive {
             lines.append("Fix: \(archive.fix) (or correct the URL the client builds).")
+        } else if !failedRules.isEmpty, let near {
+            lines.append(
+                "Fix: the URL fits the handler registered at \(near), but not its rules (\(failedRules.joined(separator: "; "))). "
+                    + "Make the client send what that match expects, or loosen the match there.")
         } else {
             lines.append(
                 "Fix: register a handler for this URL, e.g. register(\"\(shown)\") { _ in try .status(200) }, "
@@ -86,6 +93,14 @@ extension MockRegistry.Core {
         for (query, index) in state.byURL {
             for id in index[URLKeys.key(absolute, query)]?.ids ?? [] {
                 if let route = state.routes[id] { out.append(route) }
+            }
+        }
+        let path = PathTemplate.segments(of: request.url)
+        for id in state.templatesByHost[(request.url.host ?? "").lowercased()]?.candidates(path) ?? [] {
+            if let route = state.routes[id],
+                route.template?.origin.map({ RequestMatch.originMatches(request.url, $0) }) ?? true
+            {
+                out.append(route)
             }
         }
         let subject = PatternSubject(request.url)

@@ -185,6 +185,10 @@ extension MockRegistry {
                     location: location))
             return MockRoute(registry: self, id: -1)
         }
+        if case .invalidTemplate(_, let reason) = match.target {
+            record(MockFailure(message: "MockNetwork: \(reason) Nothing was registered.", location: location))
+            return MockRoute(registry: self, id: -1)
+        }
         if case .invalidJSON(let text) = match.body {
             record(
                 MockFailure(

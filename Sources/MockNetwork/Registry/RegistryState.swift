@@ -43,12 +43,19 @@ extension MockRegistry {
             } else {
                 pattern = nil
             }
+            if case .template(let host, let origin, let path) = match.target {
+                template = (CompiledGlob(host), origin, path)
+            } else {
+                template = nil
+            }
         }
 
         /// The exact-URL key of a URL route, `nil` for patterns (worked out once).
         let urlKey: String?
         /// A pattern route's host and path, compiled once.
         let pattern: CompiledPattern?
+        /// A template route's host, origin (for a full URL's template) and path template.
+        let template: (host: CompiledGlob, origin: String?, path: PathTemplate)?
         /// The match's signature, worked out once (building it takes the whole description).
         let signature: String?
     }
@@ -92,6 +99,12 @@ extension MockRegistry {
         var topPatternSpecificity = Int.min
         /// Pattern routes by signature, to replace one registered again without a search.
         var patternBySignature: [String: Int] = [:]
+        /// Template routes: a tree of path segments per literal host, and a list for hosts with a `*`.
+        var templatesByHost: [String: TemplateTree] = [:]
+        var wildcardHostTemplates: [Int] = []
+        var templateBySignature: [String: Int] = [:]
+        /// The highest specificity any template registered had.
+        var topTemplateSpecificity = Int.min
         var nextID = 0
         var log: RequestLog
         var failures: [MockFailure] = []
@@ -155,7 +168,19 @@ extension MockRegistry {
                     wildcardHostPatterns.removeAll { !live.contains($0) }
                     for host in patternsByHost.keys { patternsByHost[host]?.removeAll { !live.contains($0) } }
                 }
-            case .invalid:
+            case .template(let host, _, let path):
+                if let signature = route.signature,
+                    let replaced = templateBySignature.updateValue(route.id, forKey: signature)
+                {
+                    routes[replaced] = nil
+                }
+                topTemplateSpecificity = max(topTemplateSpecificity, route.match.specificity)
+                if host.contains("*") {
+                    wildcardHostTemplates.append(route.id)
+                } else {
+                    templatesByHost[host, default: TemplateTree()].insert(path, id: route.id)
+                }
+            case .invalid, .invalidTemplate:
                 return
             }
             routes[route.id] = route
@@ -212,8 +237,35 @@ extension MockRegistry {
                 case nil: break
                 }
             }
-            // Patterns are tried only when one could outrank what was found (a URL route is more specific,
-            // unless it is an archive's, which any handler overrides).
+            // Templates, then patterns, are tried only when one could outrank what was found (a URL
+            // route is more specific, unless it is an archive's, which any handler overrides).
+            if topTemplateSpecificity > Int.min,
+                best.map({ $0.isFallback || $0.match.specificity <= topTemplateSpecificity }) ?? true
+            {
+                let subject = TemplateSubject(url)
+                func considerTemplate(_ id: Int) {
+                    guard !needsUserCode, let route = routes[id], let template = route.template else { return }
+                    if let current = best {
+                        let a = (route.isFallback ? 0 : 1, route.match.specificity, route.id)
+                        let b = (current.isFallback ? 0 : 1, current.match.specificity, current.id)
+                        if a < b { return }
+                    }
+                    if let origin = template.origin {
+                        guard subject.origin == origin else { return }
+                    } else if !template.host.isLiteral {
+                        guard template.host.matches(Array(subject.host.utf8)),
+                            template.path.capture(subject.path) != nil
+                        else { return }
+                    }
+                    if inline, route.match.hasPredicates {
+                        needsUserCode = true
+                        return
+                    }
+                    if route.match.rulesMatch(request, body: body) { best = route }
+                }
+                for id in templatesByHost[subject.host]?.candidates(subject.path) ?? [] { considerTemplate(id) }
+                for id in wildcardHostTemplates { considerTemplate(id) }
+            }
             if !patterns.isEmpty, best.map({ $0.isFallback || $0.match.specificity <= topPatternSpecificity }) ?? true {
                 let subject = PatternSubject(url)
                 func considerPattern(_ id: Int) {

@@ -333,8 +333,16 @@ final class MatchingTests: XCTestCase {
             + "or correct the URL the client builds."
     }
 
+    /// The fix when a handler's URL fits and its rules do not: it names those rules and where the
+    /// handler was registered.
+    private func ruleFix(line: Int, _ rules: String) -> String {
+        "Fix: the URL fits the handler registered at MockNetworkTests/MatchingTests.swift:\(line), but not its rules "
+            + "(\(rules)). Make the client send what that match expects, or loosen the match there."
+    }
+
     func testUnmatchedMethodNamesTheHandlerAndTheMethod() async throws {
         let mocks = MockRegistry()
+        let line = #line + 1
         mocks.register(items, method: "POST") { _ in try .status(201) }
         _ = await failureCode(mocks.session, "GET", items)
 
@@ -345,13 +353,14 @@ final class MatchingTests: XCTestCase {
             Nearest: POST \(items) (method GET ≠ POST)
             Registered (1):
               POST \(items)
-            \(fix(items))
+            \(ruleFix(line: line, "method GET ≠ POST"))
             """)
     }
 
     func testUnmatchedHeaderSaysItIsMissingOrDifferent() async throws {
         let mocks = MockRegistry()
         let me = "https://api.example.com/me"
+        let line = #line + 1
         mocks.register(.url(me).header("Authorization", "Bearer t")) { _ in try .status(200) }
         _ = await failureCode(mocks.session, "GET", me)
         XCTAssertEqual(
@@ -361,7 +370,7 @@ final class MatchingTests: XCTestCase {
             Nearest: \(me) with Authorization: Bearer t (header Authorization missing)
             Registered (1):
               \(me) with Authorization: Bearer t
-            \(fix(me))
+            \(ruleFix(line: line, "header Authorization missing"))
             """)
 
         _ = mocks.failures  // reading does not clear; reset() does
@@ -377,6 +386,7 @@ final class MatchingTests: XCTestCase {
     func testUnmatchedNamesEveryFailingRuleOfTheNearestHandler() async throws {
         let mocks = MockRegistry()
         let login = "https://api.example.com/login"
+        let line = #line + 1
         mocks.register(
             .url(login).method("POST").header("Content-Type", "application/json").jsonBody(#"{"user": "ada"}"#)
         ) { _ in
@@ -394,7 +404,7 @@ final class MatchingTests: XCTestCase {
             Registered (2):
               POST \(login) with Content-Type: application/json with JSON body {"user": "ada"}
               https://api.example.com/logout
-            \(fix(login))
+            \(ruleFix(line: line, #"method PUT ≠ POST; header Content-Type missing; JSON body {"user":"bob"} ≠ {"user": "ada"}"#))
             """)
     }
 
