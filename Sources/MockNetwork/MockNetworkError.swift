@@ -35,6 +35,8 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
     /// No request came that a test waited for (``MockRegistry/nextRequest(matching:timeout:)``,
     /// ``RequestGate/arrived(timeout:)``); says what was awaited, what was registered and what was seen.
     case requestNotSeen(String)
+    /// A recorded request's body that does not decode as asked (``RecordedRequest/json(_:decoder:)``).
+    case undecodableBody(String)
 
     /// What went wrong, then how to fix it.
     public var description: String {
@@ -87,6 +89,8 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
             "MockNetwork: \(reason)"
         case .requestNotSeen(let report):
             "MockNetwork: \(report)"
+        case .undecodableBody(let reason):
+            "MockNetwork: \(reason)"
         case .downloadUnsupported(let url):
             "MockNetwork: download tasks (\(url)) cannot be mocked on Linux: its Foundation crashes when a "
                 + "custom protocol answers one. Load the data with data(for:) or dataTask(with:) instead, "

@@ -35,11 +35,16 @@
         /// This test's session: its requests are answered by ``mocks``.
         public var session: URLSession { mocks.session }
 
+        /// Whether the test fails for every handler it registered that no request called (off by
+        /// default). Override it in a test class or a base class of your suite; one test can set
+        /// `mocks.requiresEveryHandlerCalled` instead.
+        open var requiresEveryHandlerCalled: Bool { false }
+
         /// Makes this test's registry, unless an earlier set-up step already used it: XCTest calls
         /// `setUp() async throws` and `setUpWithError()` before `setUp()`.
         override open func setUp() {
             super.setUp()
-            _ = mocks
+            mocks.requiresEveryHandlerCalled = requiresEveryHandlerCalled
         }
 
         /// Reports what this test's registry, and the process-wide `MockURLProtocol.registry`,

@@ -22,6 +22,12 @@
         /// ```
         public static var mockNetwork: Self { MockNetworkTrait() }
 
+        /// A registry per test that fails the test for every handler no request called (nock's
+        /// `done()`): `@Suite(.mockNetwork(requiringEveryHandlerCalled: true))`.
+        public static func mockNetwork(requiringEveryHandlerCalled: Bool) -> Self {
+            MockNetworkTrait(requiresEveryHandlerCalled: requiringEveryHandlerCalled)
+        }
+
         /// `.mockNetwork`, with the test's requests answered from a recorded HAR archive:
         /// `Archives/<archive>.har` in the folder of the test's source file.
         ///
@@ -75,6 +81,7 @@
         }
 
         var archive: Archive?
+        var requiresEveryHandlerCalled = false
         /// Which `.mockNetwork` this is: the same for the copies a suite hands its tests.
         private let identity = UUID()
 
@@ -110,6 +117,7 @@
                 return
             }
             let registry = MockRegistry()
+            registry.requiresEveryHandlerCalled = requiresEveryHandlerCalled
             let processWide = ProcessWideUse()
             defer { processWide.end() }
             let place = test.sourceLocation

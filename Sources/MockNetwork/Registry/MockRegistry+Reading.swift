@@ -67,7 +67,7 @@ extension MockRegistry {
             Thread.sleep(forTimeInterval: 0.002)
         }
         return state.withLock { state in
-            var out: [MockFailure] = heldFailures
+            var out: [MockFailure] = heldFailures + unusedHandlerFailures(state)
             for route in state.routes.values.sorted(by: { $0.id < $1.id }) {
                 guard let expected = route.expectedCalls, expected != route.calls else { continue }
                 out.append(

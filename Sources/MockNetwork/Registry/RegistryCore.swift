@@ -15,6 +15,8 @@ extension MockRegistry {
         let requestLogLimit: Int
         let state: Locked<State>
         private let runner = Locked<(any HandlerRunner)?>(nil)
+        /// Whether the end of a test fails for every handler never called.
+        let requiresEveryHandlerCalled = Locked(false)
 
         init(protocolClass: URLProtocol.Type, unmatched: Unmatched, requestLogLimit: Int) {
             self.protocolClass = protocolClass

@@ -27,6 +27,7 @@ extension MockNetworkError: CustomNSError {
         case .archiveInBundle: 13
         case .invalidStream: 14
         case .requestNotSeen: 15
+        case .undecodableBody: 16
         }
     }
 
@@ -53,7 +54,7 @@ extension MockNetworkError: CustomNSError {
         case .unencodableJSON(let type, let reason): [type, reason]
         case .archiveInUse(let path, let owner): [path, owner]
         case .archiveInBundle(let path): [path]
-        case .invalidStream(let reason), .requestNotSeen(let reason): [reason]
+        case .invalidStream(let reason), .requestNotSeen(let reason), .undecodableBody(let reason): [reason]
         }
     }
 
@@ -92,6 +93,7 @@ extension MockNetworkError: CustomNSError {
         case 13: rebuilt = value(0).map { .archiveInBundle(path: $0) }
         case 14: rebuilt = value(0).map { .invalidStream($0) }
         case 15: rebuilt = value(0).map { .requestNotSeen($0) }
+        case 16: rebuilt = value(0).map { .undecodableBody($0) }
         default: rebuilt = nil
         }
         guard let rebuilt else { return nil }

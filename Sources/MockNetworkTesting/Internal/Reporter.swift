@@ -24,8 +24,10 @@ enum Reporter {
         #if canImport(Testing)
             if Test.current != nil {
                 let place = location ?? fallback
+                // As an error whose description is the message, so the issue's first line is
+                // MockNetwork's message (an issue recorded with a comment reads "Issue recorded").
                 Issue.record(
-                    Comment(rawValue: message),
+                    MockNetworkIssue(message: message),
                     sourceLocation: Testing.SourceLocation(
                         fileID: place.fileID, filePath: place.filePath, line: place.line, column: place.column))
                 return
@@ -63,3 +65,9 @@ enum Reporter {
         }
     }
 #endif
+
+/// A failure MockNetwork reports to Swift Testing: its description is the message.
+struct MockNetworkIssue: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}

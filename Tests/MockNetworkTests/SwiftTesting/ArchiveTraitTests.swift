@@ -40,7 +40,7 @@ struct ArchiveTraitTests {
         withKnownIssue {
             mocks.verify()
         } matching: { issue in
-            issue.comments.first?.rawValue.hasPrefix("MockNetwork: no entry for GET") == true
+            issue.messages.first?.hasPrefix("MockNetwork: no entry for GET") == true
         }
     }
 }

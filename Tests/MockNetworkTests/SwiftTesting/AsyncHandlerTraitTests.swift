@@ -24,7 +24,7 @@ struct AsyncHandlerTraitTests {
                 _ = try await mocks.session.data(from: try #require(URL(string: "https://api.example.com/orders")))
             }
         } matching: { issue in
-            issue.comments.map(\.rawValue) == ["orders are created with POST (async)"]
+            issue.messages == ["orders are created with POST (async)"]
         }
     }
 
@@ -68,7 +68,7 @@ struct AsyncHandlerTraitTests {
                 try await gate.arrived()
             }
         } matching: { issue in
-            issue.comments.contains { $0.rawValue.contains("GET https://api.example.com/never was still held") }
+            issue.messages.contains { $0.contains("GET https://api.example.com/never was still held") }
         }
     }
 }

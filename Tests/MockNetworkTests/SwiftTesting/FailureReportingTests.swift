@@ -20,7 +20,7 @@ import Testing
         withKnownIssue {
             mocks.verify()
         } matching: { issue in
-            issue.comments.map(\.rawValue) == [
+            issue.messages == [
                 """
                 MockNetwork: no handler for GET https://api.example.com/users/.
                 Nearest: https://api.example.com/users (trailing slash: the requested path ends in "/", the registered "/users" does not)
@@ -44,7 +44,7 @@ import Testing
         withKnownIssue {
             mocks.verify()
         } matching: { issue in
-            issue.comments.map(\.rawValue) == [
+            issue.messages == [
                 "MockNetwork: expected 2 calls to POST https://api.example.com/token, got 1. "
                     + "Check what the code under test requests, or change expectedCalls."
             ] && issue.sourceLocation?.line == line
@@ -61,7 +61,7 @@ import Testing
         withKnownIssue {
             mocks.verify()
         } matching: { issue in
-            issue.comments.map(\.rawValue) == [
+            issue.messages == [
                 "MockNetwork: 1 request was still in flight when the test ended: GET https://api.example.com/slow. "
                     + "Await every request (or cancel it) before the test returns; delayed responses keep a request open."
             ]
@@ -79,7 +79,7 @@ import Testing
         withKnownIssue {
             mocks.verify()
         } matching: { issue in
-            issue.comments.first?.rawValue.hasPrefix("MockNetwork: 1000 is not an HTTP status code.") == true
+            issue.messages.first?.hasPrefix("MockNetwork: 1000 is not an HTTP status code.") == true
                 && issue.sourceLocation?.line == line
                 && issue.sourceLocation?.fileID == "MockNetworkTests/FailureReportingTests.swift"
         }
@@ -93,7 +93,7 @@ import Testing
                 _ = try? await mocks.session.data(from: try #require(URL(string: "https://api.example.com/nothing")))
             }
         } matching: { issue in
-            issue.comments.first?.rawValue.hasPrefix("MockNetwork: no handler for GET https://api.example.com/nothing.")
+            issue.messages.first?.hasPrefix("MockNetwork: no handler for GET https://api.example.com/nothing.")
                 == true && issue.sourceLocation?.line == test.sourceLocation.line
         }
     }
@@ -103,7 +103,7 @@ import Testing
         withKnownIssue {
             _ = MockRegistry.current
         } matching: { issue in
-            issue.comments.map(\.rawValue) == [
+            issue.messages == [
                 "MockNetwork: MockRegistry.current was read in currentOutsideTheTraitSaysHowToFixIt(), which does not "
                     + "have the .mockNetwork trait, so there is no registry for it. Add the trait: @Test(.mockNetwork) "
                     + "or @Suite(.mockNetwork)."
@@ -118,4 +118,12 @@ func waitUntil(_ condition: @Sendable () -> Bool) async throws {
         try await Task.sleep(nanoseconds: 10_000_000)
     }
     #expect(condition())
+}
+
+extension Issue {
+    /// What the issue says: MockNetwork's message (recorded as an error, so it is the issue's
+    /// first line), or the comments of any other issue.
+    var messages: [String] {
+        error.map { ["\($0)"] } ?? comments.map(\.rawValue)
+    }
 }

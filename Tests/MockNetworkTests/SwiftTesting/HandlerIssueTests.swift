@@ -25,7 +25,7 @@ struct HandlerIssueTests {
                 _ = try await mocks.session.data(from: try #require(URL(string: "https://api.example.com/orders")))
             }
         } matching: { issue in
-            issue.comments.map(\.rawValue) == ["orders are created with POST"]
+            issue.messages == ["orders are created with POST"]
         }
     }
 

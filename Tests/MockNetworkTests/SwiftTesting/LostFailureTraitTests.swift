@@ -32,7 +32,7 @@ import Testing
                 mocks.session.dataTask(with: try #require(URL(string: Self.slow))).resume()
             }
         } matching: { issue in
-            issue.comments.map(\.rawValue) == [Self.inFlight]
+            issue.messages == [Self.inFlight]
         }
     }
 
@@ -46,7 +46,7 @@ import Testing
                 Task { _ = try? await mocks.session.data(from: url) }
             }
         } matching: { issue in
-            issue.comments.map(\.rawValue) == [Self.inFlight]
+            issue.messages == [Self.inFlight]
         }
     }
 
@@ -58,7 +58,7 @@ import Testing
         withKnownIssue {
             mocks.verify()
         } matching: { issue in
-            issue.comments.map(\.rawValue) == [Self.inFlight]
+            issue.messages == [Self.inFlight]
         }
         task.cancel()
     }
@@ -78,7 +78,7 @@ import Testing
                 MockURLProtocol.registry.remove("https://api.example.com/wired-trait")
             }
         } matching: { issue in
-            issue.comments.first?.rawValue.hasPrefix(
+            issue.messages.first?.hasPrefix(
                 "MockNetwork: no handler for GET https://api.example.com/unwired-trait.") == true
         }
     }

@@ -1,0 +1,115 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// How many requests a test expects to match, for `expect(_:count:)` in MockNetworkTesting.
+public enum RequestCount: Sendable, Equatable, CustomStringConvertible {
+    /// Exactly this many.
+    case exactly(Int)
+    /// This many or more.
+    case atLeast(Int)
+    /// This many or fewer.
+    case atMost(Int)
+
+    /// None at all.
+    public static let never = RequestCount.exactly(0)
+
+    /// Whether `count` requests meet this expectation.
+    public func allows(_ count: Int) -> Bool {
+        switch self {
+        case .exactly(let expected): count == expected
+        case .atLeast(let minimum): count >= minimum
+        case .atMost(let maximum): count <= maximum
+        }
+    }
+
+    /// The expectation in words: `exactly 2 requests`, `no request`.
+    public var description: String {
+        func requests(_ count: Int) -> String { count == 1 ? "1 request" : "\(count) requests" }
+        switch self {
+        case .exactly(0): return "no request"
+        case .exactly(let count): return "exactly \(requests(count))"
+        case .atLeast(let count): return "at least \(requests(count))"
+        case .atMost(let count): return "at most \(requests(count))"
+        }
+    }
+}
+
+/// Checking the traffic after the fact: which recorded requests a match describes, and whether
+/// as many came as expected.
+extension MockRegistry {
+    /// The recorded requests that `match` describes, in the order they arrived (of those still in
+    /// ``requests``).
+    ///
+    /// ```swift
+    /// let posts = mocks.requests(matching: .url("https://api.example.com/orders").method("POST"))
+    /// XCTAssertEqual(try posts.first?.json(Order.self).quantity, 2)
+    /// ```
+    public func requests(matching match: RequestMatch) -> [RecordedRequest] {
+        requests.filter { match.mismatches($0.request, url: $0.url, body: $0.body).isEmpty }
+    }
+
+    /// Fails the test that ends unless every handler registered answered at least one request
+    /// (nock's `done()`, respx's `assert_all_called`): a handler nothing calls is a test that checks
+    /// less than it says. Off by default; `MockNetworkTestCase` and the `.mockNetwork` trait offer it too.
+    public var requiresEveryHandlerCalled: Bool {
+        get { core.requiresEveryHandlerCalled.withLock { $0 } }
+        set { core.requiresEveryHandlerCalled.withLock { $0 = newValue } }
+    }
+
+    /// The failure text when the requests `match` describes do not meet `count`; `nil` when they do.
+    /// Names the requests that matched, every request seen, and the one nearest to the match.
+    package func countFailure(_ match: RequestMatch, _ count: RequestCount) -> String? {
+        let all = requests
+        var matching: [RecordedRequest] = []
+        var nearest: (request: RecordedRequest, why: [String])?
+        for request in all {
+            let why = match.mismatches(request.request, url: request.url, body: request.body)
+            if why.isEmpty {
+                matching.append(request)
+            } else if nearest.map({ why.count < $0.why.count }) ?? true {
+                nearest = (request, why)
+            }
+        }
+        guard !count.allows(matching.count) else { return nil }
+        func shown(_ request: RecordedRequest) -> String {
+            MockRegistry.shortened("\(request.method) \(request.url.absoluteString)")
+        }
+        var lines = [
+            "MockNetwork: expected \(count) matching \(MockRegistry.shortened(match.description)), got "
+                + "\(matching.count)."
+        ]
+        if !matching.isEmpty { lines.append("Matching: \(matching.map(shown).joined(separator: "; "))") }
+        lines.append(
+            "Requested (\(all.count)): \(all.isEmpty ? "nothing" : all.suffix(10).map(shown).joined(separator: "; "))"
+                + (all.count > 10 ? " (the latest 10)" : ""))
+        if matching.count < minimum(count), let nearest {
+            lines.append("Nearest: \(shown(nearest.request)) (\(nearest.why.joined(separator: "; ")))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func minimum(_ count: RequestCount) -> Int {
+        switch count {
+        case .exactly(let value), .atLeast(let value): value
+        case .atMost: 0
+        }
+    }
+
+    /// Failures for handlers never called, when ``requiresEveryHandlerCalled`` is on.
+    func unusedHandlerFailures(_ state: State) -> [MockFailure] {
+        guard core.requiresEveryHandlerCalled.withLock({ $0 }) else { return [] }
+        return state.routes.values.sorted { $0.id < $1.id }
+            .filter { !$0.isFallback && $0.calls == 0 && $0.expectedCalls == nil }
+            .map { route in
+                MockFailure(
+                    message:
+                        "MockNetwork: the handler for \(MockRegistry.shortened(route.match.description)) was never "
+                        + "called, and this test requires every handler to be (requiresEveryHandlerCalled). Check that "
+                        + "the code under test makes this request, or remove the handler.",
+                    location: route.location)
+            }
+    }
+}

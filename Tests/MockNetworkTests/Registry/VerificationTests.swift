@@ -1,0 +1,132 @@
+import Foundation
+import MockNetwork
+import MockNetworkTesting
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+private struct Order: Codable, Equatable {
+    let item: String
+    let quantity: Int
+}
+
+/// Checking traffic after the fact: the requests a match describes, readers for their bodies and
+/// queries, counts with a message that names what was seen, and handlers never called.
+final class VerificationTests: XCTestCase {
+    private let orders = "https://api.example.com/orders"
+
+    private func post(_ mocks: MockRegistry, _ address: String, _ body: String, type: String) async throws {
+        var request = URLRequest(url: try url(address))
+        request.httpMethod = "POST"
+        request.httpBody = Data(body.utf8)
+        request.setValue(type, forHTTPHeaderField: "Content-Type")
+        _ = try await mocks.session.data(for: request)
+    }
+
+    func testRequestsMatchingAndTheirReaders() async throws {
+        let mocks = MockRegistry()
+        mocks.register(.host("api.example.com")) { _ in try .status(204) }
+        try await post(mocks, orders + "?source=app&tag=a+b", #"{"item":"tea","quantity":2}"#, type: "application/json")
+        _ = try await mocks.session.data(from: try url(orders))
+        try await post(
+            mocks, "https://api.example.com/login", "user=ada+l&code=%2A1", type: "application/x-www-form-urlencoded")
+
+        let posts = mocks.requests(matching: .url(orders, query: .ignored).method("POST"))
+
+        XCTAssertEqual(posts.count, 1)
+        XCTAssertEqual(try posts.first?.json(Order.self), Order(item: "tea", quantity: 2))
+        XCTAssertEqual(posts.first?.text, #"{"item":"tea","quantity":2}"#)
+        XCTAssertEqual(
+            posts.first?.queryItems,
+            [URLQueryItem(name: "source", value: "app"), URLQueryItem(name: "tag", value: "a b")])
+        let login = mocks.requests(matching: .url("https://api.example.com/login"))
+        XCTAssertEqual(
+            login.first?.formFields,
+            [URLQueryItem(name: "user", value: "ada l"), URLQueryItem(name: "code", value: "*1")])
+        XCTAssertEqual(
+            mocks.requests(matching: .host("api.example.com").method("GET")).map(\.url.absoluteString), [orders])
+    }
+
+    func testABodyThatDoesNotDecodeSaysWhatItHeld() async throws {
+        let mocks = MockRegistry()
+        mocks.register(orders, method: "POST") { _ in try .status(201) }
+        try await post(mocks, orders, #"{"item":"tea"}"#, type: "application/json")
+
+        XCTAssertThrowsError(try mocks.requests.first?.json(Order.self)) { error in
+            XCTAssertEqual(
+                "\(error)",
+                #"MockNetwork: the body of POST https://api.example.com/orders is not a Order: no key "quantity". "#
+                    + #"The body: {"item":"tea"}."#)
+        }
+    }
+
+    func testACountThatIsMetSaysNothing() async throws {
+        let mocks = MockRegistry()
+        mocks.register(orders, method: "POST") { _ in try .status(201) }
+        try await post(mocks, orders, "{}", type: "application/json")
+
+        XCTAssertNil(mocks.countFailure(.url(orders).method("POST"), .exactly(1)))
+        XCTAssertNil(mocks.countFailure(.url(orders).method("POST"), .atLeast(1)))
+        XCTAssertNil(mocks.countFailure(.url(orders).method("DELETE"), .never))
+        XCTAssertNil(mocks.countFailure(.url(orders), .atMost(1)))
+    }
+
+    func testAnUnmetCountNamesWhatWasSeenAndTheNearest() async throws {
+        let mocks = MockRegistry()
+        mocks.register(.host("api.example.com")) { _ in try .status(200) }
+        try await post(mocks, orders, "{}", type: "application/json")
+        _ = try await mocks.session.data(from: try url(orders))
+
+        XCTAssertEqual(
+            mocks.countFailure(.url(orders).method("POST"), .exactly(2)),
+            """
+            MockNetwork: expected exactly 2 requests matching POST \(orders), got 1.
+            Matching: POST \(orders)
+            Requested (2): POST \(orders); GET \(orders)
+            Nearest: GET \(orders) (method GET ≠ POST)
+            """)
+        XCTAssertEqual(
+            mocks.countFailure(.url(orders).method("GET"), .never),
+            """
+            MockNetwork: expected no request matching GET \(orders), got 1.
+            Matching: GET \(orders)
+            Requested (2): POST \(orders); GET \(orders)
+            """)
+    }
+
+    func testEveryHandlerCalledIsRequiredOnlyWhenAskedFor() async throws {
+        let mocks = MockRegistry()
+        let line = #line + 1
+        mocks.register("https://api.example.com/unused") { _ in try .status(200) }
+        mocks.register(orders) { _ in try .status(200) }
+        _ = try await mocks.session.data(from: try url(orders))
+
+        XCTAssertEqual(mocks.endOfTestFailures(), [])
+        mocks.requiresEveryHandlerCalled = true
+        let failures = mocks.endOfTestFailures()
+
+        XCTAssertEqual(
+            failures.map(\.message),
+            [
+                "MockNetwork: the handler for https://api.example.com/unused was never called, and this test requires "
+                    + "every handler to be (requiresEveryHandlerCalled). Check that the code under test makes this "
+                    + "request, or remove the handler."
+            ])
+        XCTAssertEqual(failures.first?.location?.line, line)
+    }
+}
+
+/// The base class's switch for handlers never called.
+final class StrictTestCaseTests: MockNetworkTestCase {
+    override var requiresEveryHandlerCalled: Bool { true }
+
+    func testTheBaseClassPassesItsSwitchToTheRegistry() async throws {
+        register("https://api.example.com/used") { _ in try .status(200) }
+        _ = try await session.data(from: try url("https://api.example.com/used"))
+
+        XCTAssertTrue(mocks.requiresEveryHandlerCalled)
+        XCTAssertEqual(mocks.endOfTestFailures(), [])
+    }
+}
