@@ -14,6 +14,12 @@ import Foundation
 /// mocks.register("https://api.example.com/missing") { _ in try .status(404) }
 /// mocks.register("https://api.example.com/offline") { _ in .failure(.notConnectedToInternet) }
 /// ```
+///
+/// Builders: `json` (text or an `Encodable`), `text`, `data`, `fixture`, `status`, `redirect`,
+/// `failure`, and for bodies over time `streamed` and `events`. Modifiers, which return a changed
+/// copy: `status(_:)` (`try .json(error).status(500)`), `header(_:_:)`, `delayed(by:)`,
+/// `chunked(into:)`, `throttled(bytesPerSecond:)`, `failing(after:with:)` and
+/// `followingRedirects(_:)`.
 public struct MockResponse: Sendable {
     /// The HTTP status code, in `200...599`.
     public private(set) var status: Int
@@ -175,6 +181,16 @@ public struct MockResponse: Sendable {
     public func followingRedirects(_ follow: Bool) -> MockResponse {
         var copy = self
         copy.followsRedirects = follow
+        return copy
+    }
+
+    /// This response with another status: `try .json(error).status(500)`.
+    ///
+    /// - Throws: ``MockNetworkError/invalidStatusCode(_:)`` when `status` is outside `200...599`.
+    public func status(_ status: Int) throws -> MockResponse {
+        guard MockResponse.finalStatuses.contains(status) else { throw MockNetworkError.invalidStatusCode(status) }
+        var copy = self
+        copy.status = status
         return copy
     }
 
