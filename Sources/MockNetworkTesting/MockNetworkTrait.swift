@@ -120,9 +120,7 @@
             registry.requiresEveryHandlerCalled = requiresEveryHandlerCalled
             let processWide = ProcessWideUse()
             defer { processWide.end() }
-            let place = test.sourceLocation
-            let fallback = MockNetwork.SourceLocation(
-                fileID: place.fileID, filePath: place.filePath, line: place.line, column: place.column)
+            let fallback = MockNetwork.SourceLocation(test.sourceLocation)
             do {
                 if let archive {
                     let testName = ArchiveSupport.filter(forTest: test.name)
@@ -189,9 +187,7 @@
             let message: String
             var fallback = MockNetwork.SourceLocation()
             if let test = Test.current {
-                let place = test.sourceLocation
-                fallback = MockNetwork.SourceLocation(
-                    fileID: place.fileID, filePath: place.filePath, line: place.line, column: place.column)
+                fallback = MockNetwork.SourceLocation(test.sourceLocation)
                 message =
                     "MockNetwork: MockRegistry.current was read in \(test.name), which does not have the .mockNetwork "
                     + "trait, so there is no registry for it. Add the trait: @Test(.mockNetwork) or @Suite(.mockNetwork)."

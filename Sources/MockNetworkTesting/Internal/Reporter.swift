@@ -71,3 +71,18 @@ struct MockNetworkIssue: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
 }
+
+#if canImport(Testing)
+    extension MockNetwork.SourceLocation {
+        /// The place Swift Testing's `location` names. Its `filePath` is public from Swift 6.3
+        /// (ST-0020); the toolchains before (Xcode 16.3 to 26.3) spell it `_filePath`.
+        init(_ location: Testing.SourceLocation) {
+            #if compiler(>=6.3)
+                let path = location.filePath
+            #else
+                let path = location._filePath
+            #endif
+            self.init(fileID: location.fileID, filePath: path, line: location.line, column: location.column)
+        }
+    }
+#endif

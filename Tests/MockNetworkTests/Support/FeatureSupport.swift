@@ -67,11 +67,18 @@ final class EventRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     /// Called after each piece of data is noted.
     func whenData(_ body: @escaping @Sendable () -> Void) { onData.update { $0 = body } }
 
-    /// The times pieces of data came, in seconds after the response.
+    /// When `completion(_:)` was called, just before the test resumes its task (uptime, nanoseconds).
+    private let started = Shared<UInt64?>(nil)
+
+    /// The times pieces of data came, in seconds after the task was set up (`completion(_:)`, called
+    /// just before `resume()`). MockNetwork starts a stream's clock later than that, when it sends the
+    /// response, so piece n can never come before n intervals after this mark: a bound with no slack.
+    /// (The delegate's own response event is no mark: its queue may run it a moment after MockNetwork
+    /// sent it, so the pieces after it would look early by that moment.)
     var chunkOffsets: [Double] {
         let (all, times) = (events.current, times.current)
-        guard let start = all.firstIndex(where: { if case .response = $0 { true } else { false } }) else { return [] }
-        return zip(all, times).compactMap { if case .data = $0 { Double($1 - times[start]) / 1e9 } else { nil } }
+        guard let start = started.current else { return [] }
+        return zip(all, times).compactMap { if case .data = $0 { Double($1 - start) / 1e9 } else { nil } }
     }
 
     var last: Event? { events.current.last }
@@ -86,6 +93,7 @@ final class EventRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     func completion(_ test: XCTestCase) -> XCTestExpectation {
         let expectation = test.expectation(description: "task completes")
         done.update { $0 = expectation }
+        started.update { $0 = DispatchTime.now().uptimeNanoseconds }
         return expectation
     }
 
