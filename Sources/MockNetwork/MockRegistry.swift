@@ -31,12 +31,37 @@ public final class MockRegistry: Sendable {
     public var protocolClass: URLProtocol.Type { core.protocolClass }
 
     /// What happens to a request no handler matches.
-    public enum Unmatched: Sendable {
+    public struct Unmatched: Sendable, Equatable {
+        /// The hosts let through to the network (`*` patterns, lowercased); `nil` for none, `[]` for any.
+        let passedHosts: [String]?
+
         /// It fails with a `URLError`, and the test fails (the default).
-        case fail
+        public static let fail = Unmatched(passedHosts: nil)
+
         /// It goes to the real network, for an app's development build that stubs only some
         /// endpoints. Never the default: a test that reaches the network is not isolated.
-        case passToNetwork
+        public static let passToNetwork = Unmatched(passedHosts: [])
+
+        /// It goes to the real network when its host is one of `hosts` (exact names, or patterns
+        /// with `*` such as `"*.example.com"`); any other fails as with ``fail``, its report naming
+        /// the hosts let through. For a development build that mocks some hosts and lets a named
+        /// few reach their servers.
+        ///
+        /// ```swift
+        /// let mocks = MockRegistry(unmatched: .passToNetwork(hosts: ["auth.example.com"]))
+        /// ```
+        public static func passToNetwork(hosts: [String]) -> Unmatched {
+            // Never `[]`, which means any host: with no host named, none is let through.
+            Unmatched(passedHosts: hosts.isEmpty ? nil : hosts.map { $0.lowercased() })
+        }
+
+        /// Whether a request for `url` no handler matched goes to the network.
+        func passes(_ url: URL) -> Bool {
+            guard let hosts = passedHosts else { return false }
+            guard !hosts.isEmpty else { return true }
+            let host = Array((url.host ?? "").lowercased().utf8)
+            return hosts.contains { CompiledGlob($0).matches(host) }
+        }
     }
 
     /// What happens to a request no handler matches.

@@ -24,13 +24,36 @@
     open class MockNetworkTestCase: XCTestCase {
         private var current: MockRegistry?
 
-        /// This test's registry, made fresh for every test.
+        /// This test's registry, made fresh for every test, with the class's defaults registered.
         public var mocks: MockRegistry {
             if let current { return current }
             let registry = MockRegistry()
             current = registry
+            do {
+                try registry.registerDefaults { try registerDefaults(in: $0) }
+            } catch {
+                Reporter.fail(
+                    "MockNetwork: registerDefaults(in:) of \(type(of: self)) threw \(error). The test runs with the "
+                        + "defaults registered before that; fix what threw there.",
+                    at: nil, in: self,
+                    fallback: MockNetwork.SourceLocation(fileID: #fileID, filePath: #filePath, line: #line))
+            }
             return registry
         }
+
+        /// Registers the handlers every test of this class starts with (none unless overridden):
+        /// the answers most tests need, in a base class of your suite. A test's own registration
+        /// wins for the requests it matches, however either matches; see `MockRegistry.registerDefaults(_:)`.
+        ///
+        /// ```swift
+        /// class APITestCase: MockNetworkTestCase {
+        ///     override func registerDefaults(in mocks: MockRegistry) throws {
+        ///         mocks.register("https://api.example.com/flags") { _ in try .json(#"{"beta": false}"#) }
+        ///     }
+        /// }
+        /// ```
+        /// It runs once per test, when the test's registry is made (at `setUp()` at the latest).
+        open func registerDefaults(in mocks: MockRegistry) throws {}
 
         /// This test's session: its requests are answered by ``mocks``.
         public var session: URLSession { mocks.session }

@@ -22,10 +22,33 @@
         /// ```
         public static var mockNetwork: Self { MockNetworkTrait() }
 
-        /// A registry per test that fails the test for every handler no request called (nock's
-        /// `done()`): `@Suite(.mockNetwork(requiringEveryHandlerCalled: true))`.
-        public static func mockNetwork(requiringEveryHandlerCalled: Bool) -> Self {
-            MockNetworkTrait(requiresEveryHandlerCalled: requiringEveryHandlerCalled)
+        /// `.mockNetwork`, with defaults every test's registry starts with, or failing the test for
+        /// every handler no request called (nock's `done()`).
+        ///
+        /// ```swift
+        /// @Suite(.mockNetwork { mocks in
+        ///     mocks.register("https://api.example.com/flags") { _ in try .json(#"{"beta": false}"#) }
+        /// })
+        /// struct FlagTests {
+        ///     @Test func betaOn() async throws {
+        ///         // Wins over the default for this test only.
+        ///         MockRegistry.current.register("https://api.example.com/flags") { _ in try .json(#"{"beta": true}"#) }
+        ///     }
+        /// }
+        /// ```
+        ///
+        /// - Parameters:
+        ///   - requiringEveryHandlerCalled: whether each test fails for every handler it registered
+        ///     that no request called (defaults are exempt).
+        ///   - defaults: registers the handlers every test, and every case of a parameterized test,
+        ///     starts with; see `MockRegistry.registerDefaults(_:)`. A test's own registration wins for
+        ///     the requests it matches. Where a suite's trait and a test's both give defaults, the
+        ///     suite's are registered first, then the test's.
+        public static func mockNetwork(
+            requiringEveryHandlerCalled: Bool = false,
+            defaults: (@Sendable (MockRegistry) throws -> Void)? = nil
+        ) -> Self {
+            MockNetworkTrait(requiresEveryHandlerCalled: requiringEveryHandlerCalled, defaults: defaults)
         }
 
         /// `.mockNetwork`, with the test's requests answered from a recorded HAR archive:
@@ -82,6 +105,7 @@
 
         var archive: Archive?
         var requiresEveryHandlerCalled = false
+        var defaults: (@Sendable (MockRegistry) throws -> Void)?
         /// Which `.mockNetwork` this is: the same for the copies a suite hands its tests.
         private let identity = UUID()
 
@@ -121,6 +145,7 @@
             let processWide = ProcessWideUse()
             defer { processWide.end() }
             let fallback = MockNetwork.SourceLocation(test.sourceLocation)
+            registerDefaults(of: test, in: registry, fallback: fallback)
             do {
                 if let archive {
                     let testName = ArchiveSupport.filter(forTest: test.name)
@@ -144,6 +169,24 @@
                 throw error
             }
             await Self.end(registry, processWide, fallback: fallback)
+        }
+
+        /// Registers the defaults of every `.mockNetwork` that reaches `test`, outermost first (this
+        /// one is the innermost; a scope provided by hand, as a test of a trait does, is outside the list).
+        private func registerDefaults(of test: Test, in registry: MockRegistry, fallback: MockNetwork.SourceLocation) {
+            var traits = test.traits.compactMap { $0 as? MockNetworkTrait }
+            if !traits.contains(where: { $0.identity == identity }) { traits.append(self) }
+            for trait in traits {
+                guard let defaults = trait.defaults else { continue }
+                do {
+                    try registry.registerDefaults(defaults)
+                } catch {
+                    Reporter.fail(
+                        "MockNetwork: the defaults of .mockNetwork(defaults:) threw \(error). The test runs with the "
+                            + "defaults registered before that; fix what threw there.",
+                        at: nil, fallback: fallback, file: #filePath, line: #line)
+                }
+            }
         }
 
         /// Reports what the test's registry, and the process-wide one if the test used it, noticed

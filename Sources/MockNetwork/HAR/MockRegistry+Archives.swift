@@ -49,7 +49,7 @@ extension MockRegistry {
         for group in groups {
             _ = add(
                 group.match, nil, location, group.responses.map { response in .sync { _ in .mock(response) } },
-                repeatsLast: true, isFallback: true, runsUserCode: false)
+                repeatsLast: true, fromArchive: true, runsUserCode: false)
         }
     }
 

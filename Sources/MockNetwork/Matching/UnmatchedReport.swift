@@ -22,6 +22,11 @@ extension MockRegistry.Core {
             return (first, state.routes.count, Self.urlFitting(request, in: state))
         }
         var lines = [summary + "."]
+        if let hosts = unmatched.passedHosts, !hosts.isEmpty {
+            lines.append(
+                "It did not go to the network: its host \(request.url.host ?? "(none)") is not one of "
+                    + "passToNetwork(hosts: \(hosts.map { "\"\($0)\"" }.joined(separator: ", "))).")
+        }
         // Reported at the nearest registration, where the fix most likely goes.
         var near: SourceLocation?
         // The rules the nearest handler whose URL fits says no on: what the fix is about.

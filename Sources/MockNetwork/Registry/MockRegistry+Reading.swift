@@ -134,7 +134,7 @@ extension MockRegistry {
 
     /// Where the first handler still registered was registered: a place in the test's own file.
     package var firstRegistration: SourceLocation? {
-        state.withLock { state in state.routes.values.filter { !$0.isFallback }.min { $0.id < $1.id }?.location }
+        state.withLock { state in state.routes.values.filter { $0.rank == .test }.min { $0.id < $1.id }?.location }
     }
 
     func routeCalls(_ id: Int) -> Int {

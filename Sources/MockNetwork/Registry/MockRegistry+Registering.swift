@@ -174,7 +174,7 @@ extension MockRegistry {
 
     func add(
         _ match: RequestMatch, _ expectedCalls: Int?, _ location: SourceLocation,
-        _ responders: [Responder], repeatsLast: Bool, isFallback: Bool = false,
+        _ responders: [Responder], repeatsLast: Bool, fromArchive: Bool = false,
         runsUserCode: Bool = true
     ) -> MockRoute {
         if case .invalid(let text) = match.target {
@@ -202,7 +202,8 @@ extension MockRegistry {
             state.nextID += 1
             let route = Route(
                 id: state.nextID, match: match, responders: responders, repeatsLast: repeatsLast,
-                isFallback: isFallback, runsUserCode: runsUserCode,
+                rank: fromArchive ? .archive : Self.defaultsOf == ObjectIdentifier(core) ? .defaults : .test,
+                runsUserCode: runsUserCode,
                 expectedCalls: expectedCalls, location: location)
             state.insert(route)
             return MockRoute(registry: self, id: route.id)

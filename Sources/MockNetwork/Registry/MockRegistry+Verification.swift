@@ -54,6 +54,8 @@ extension MockRegistry {
     /// Fails the test that ends unless every handler registered answered at least one request
     /// (nock's `done()`, respx's `assert_all_called`): a handler nothing calls is a test that checks
     /// less than it says. Off by default; `MockNetworkTestCase` and the `.mockNetwork` trait offer it too.
+    /// Defaults (``registerDefaults(_:)``) and an archive's entries are exempt: a suite shares them,
+    /// and a test uses the few it needs.
     public var requiresEveryHandlerCalled: Bool {
         get { core.requiresEveryHandlerCalled.withLock { $0 } }
         set { core.requiresEveryHandlerCalled.withLock { $0 = newValue } }
@@ -102,7 +104,7 @@ extension MockRegistry {
     func unusedHandlerFailures(_ state: State) -> [MockFailure] {
         guard core.requiresEveryHandlerCalled.withLock({ $0 }) else { return [] }
         return state.routes.values.sorted { $0.id < $1.id }
-            .filter { !$0.isFallback && $0.calls == 0 && $0.expectedCalls == nil }
+            .filter { $0.rank == .test && $0.calls == 0 && $0.expectedCalls == nil }
             .map { route in
                 MockFailure(
                     message:

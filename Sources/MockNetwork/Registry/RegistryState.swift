@@ -15,9 +15,9 @@ extension MockRegistry {
         let match: RequestMatch
         let responders: [Responder]
         let repeatsLast: Bool
-        /// Answers only when no other route matches: an archive's entries, which handlers the test
-        /// registers override.
-        let isFallback: Bool
+        /// Which kind of registration it is: a test's own handlers outrank an archive's entries,
+        /// which outrank the defaults, however each matches.
+        let rank: Rank
         var expectedCalls: Int?
         let location: SourceLocation
         /// Whether answering runs the user's code (a handler), which must never run on Foundation's queue.
@@ -26,9 +26,9 @@ extension MockRegistry {
 
         init(
             id: Int, match: RequestMatch, responders: [Responder], repeatsLast: Bool,
-            isFallback: Bool = false, runsUserCode: Bool = true, expectedCalls: Int?, location: SourceLocation
+            rank: Rank = .test, runsUserCode: Bool = true, expectedCalls: Int?, location: SourceLocation
         ) {
-            self.isFallback = isFallback
+            self.rank = rank
             self.runsUserCode = runsUserCode
             self.id = id
             self.match = match
@@ -37,7 +37,9 @@ extension MockRegistry {
             self.expectedCalls = expectedCalls
             self.location = location
             if case .url(let url, _) = match.target { urlKey = URLKeys.key(url, .exact) } else { urlKey = nil }
-            signature = match.signature
+            // Registering the same match again replaces a route of the same rank only: a test's
+            // handler never takes a default's place in the table, it outranks it.
+            signature = match.signature.map { rank == .test ? $0 : "\(rank.rawValue)|\($0)" }
             if case .pattern(let host, let path) = match.target {
                 pattern = CompiledPattern(host: host, path: path)
             } else {
@@ -56,8 +58,21 @@ extension MockRegistry {
         let pattern: CompiledPattern?
         /// A template route's host, origin (for a full URL's template) and path template.
         let template: (host: CompiledGlob, origin: String?, path: PathTemplate)?
-        /// The match's signature, worked out once (building it takes the whole description).
+        /// The match's signature and rank, worked out once (building it takes the whole description).
         let signature: String?
+
+        /// Its place in a lookup: rank, then specificity, then the latest registered.
+        var order: (Int, Int, Int) { (rank.rawValue, match.specificity, id) }
+    }
+
+    /// What kind of registration a route is, from the lowest to the highest in a lookup.
+    enum Rank: Int, Sendable {
+        /// Registered inside `registerDefaults`: what a test starts with.
+        case defaults
+        /// An entry of an archive the registry replays.
+        case archive
+        /// A handler the test registered.
+        case test
     }
 
     /// The routes filed under one URL key: most URLs have one, so that one needs no array.
@@ -214,11 +229,7 @@ extension MockRegistry {
             var needsUserCode = false
             func consider(_ id: Int, checkURL: Bool) {
                 guard !needsUserCode, let route = routes[id] else { return }
-                if let current = best {
-                    let a = (route.isFallback ? 0 : 1, route.match.specificity, route.id)
-                    let b = (current.isFallback ? 0 : 1, current.match.specificity, current.id)
-                    if a < b { return }
-                }
+                if let current = best, route.order < current.order { return }
                 if inline, route.match.hasPredicates {
                     needsUserCode = true
                     return
@@ -238,18 +249,14 @@ extension MockRegistry {
                 }
             }
             // Templates, then patterns, are tried only when one could outrank what was found (a URL
-            // route is more specific, unless it is an archive's, which any handler overrides).
+            // route is more specific, unless it is an archive's or a default, which any handler overrides).
             if topTemplateSpecificity > Int.min,
-                best.map({ $0.isFallback || $0.match.specificity <= topTemplateSpecificity }) ?? true
+                best.map({ $0.rank != .test || $0.match.specificity <= topTemplateSpecificity }) ?? true
             {
                 let subject = TemplateSubject(url)
                 func considerTemplate(_ id: Int) {
                     guard !needsUserCode, let route = routes[id], let template = route.template else { return }
-                    if let current = best {
-                        let a = (route.isFallback ? 0 : 1, route.match.specificity, route.id)
-                        let b = (current.isFallback ? 0 : 1, current.match.specificity, current.id)
-                        if a < b { return }
-                    }
+                    if let current = best, route.order < current.order { return }
                     if let origin = template.origin {
                         guard subject.origin == origin else { return }
                     } else if !template.host.isLiteral {
@@ -266,15 +273,13 @@ extension MockRegistry {
                 for id in templatesByHost[subject.host]?.candidates(subject.path) ?? [] { considerTemplate(id) }
                 for id in wildcardHostTemplates { considerTemplate(id) }
             }
-            if !patterns.isEmpty, best.map({ $0.isFallback || $0.match.specificity <= topPatternSpecificity }) ?? true {
+            if !patterns.isEmpty,
+                best.map({ $0.rank != .test || $0.match.specificity <= topPatternSpecificity }) ?? true
+            {
                 let subject = PatternSubject(url)
                 func considerPattern(_ id: Int) {
                     guard !needsUserCode, let route = routes[id], let pattern = route.pattern else { return }
-                    if let current = best {
-                        let a = (route.isFallback ? 0 : 1, route.match.specificity, route.id)
-                        let b = (current.isFallback ? 0 : 1, current.match.specificity, current.id)
-                        if a < b { return }
-                    }
+                    if let current = best, route.order < current.order { return }
                     // The cheapest checks first: host, path, then the other rules.
                     guard pattern.host.matches(subject.host), pattern.path?.matches(subject.path) ?? true else {
                         return

@@ -204,7 +204,7 @@ extension MockRegistry.Core {
             step = (Answer(result: .failure(error)), false)
         case .unmatched:
             let archive = state.withLock { $0.archive }
-            if unmatched == .passToNetwork || archive?.isRecording == true {
+            if unmatched.passes(recorded.url) || archive?.isRecording == true {
                 return (Answer(result: .failure(URLError(.unknown)), passToNetwork: true, logNumber: number), false)
             }
             step = (Answer(result: .failure(unmatchedError(recorded, archive: archive))), false)

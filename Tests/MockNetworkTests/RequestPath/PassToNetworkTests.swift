@@ -32,6 +32,35 @@ final class PassToNetworkTests: XCTestCase {
         XCTAssertNil(again.response.value(forHTTPHeaderField: "X-Live"))
     }
 
+    /// `.passToNetwork(hosts:)` lets through the hosts it names (a `*` pattern too); any other
+    /// unmatched request fails as under `.fail`, its report naming the hosts let through.
+    func testOnlyTheNamedHostsReachTheNetwork() async throws {
+        let server = try LoopbackServer(routes: ["GET /live": .init(text: "from the server")], maxRequests: 4)
+        defer { server.stop() }
+        let live = try XCTUnwrap(server.url("/live")).absoluteString
+        for hosts in [["auth.example.com", "127.0.0.1"], ["127.0.0.*"]] {
+            let mocks = MockRegistry(unmatched: .passToNetwork(hosts: hosts))
+            let reply = try await send(mocks.session, "GET", live)
+            XCTAssertEqual(reply.text, "from the server", "\(hosts)")
+            let error = await thrownError { try await send(mocks.session, "GET", "https://api.example.com/other") }
+            XCTAssertEqual((error as? URLError)?.code, .resourceUnavailable)
+            let quoted = hosts.map { "\"\($0)\"" }.joined(separator: ", ")
+            XCTAssertEqual(
+                mocks.failures.first?.message.split(separator: "\n").prefix(2),
+                [
+                    "MockNetwork: no handler for GET https://api.example.com/other.",
+                    "It did not go to the network: its host api.example.com is not one of passToNetwork(hosts: \(quoted)).",
+                ])
+        }
+        XCTAssertEqual(server.received.count, 2)
+
+        // Naming no host lets none through.
+        let none = MockRegistry(unmatched: .passToNetwork(hosts: []))
+        _ = try? await send(none.session, "GET", live)
+        XCTAssertEqual(server.received.count, 2)
+        XCTAssertEqual(none.failures.count, 1)
+    }
+
     /// Cancelling a request while the server is still answering it cancels the request MockNetwork
     /// made for it. (`stopLoading` runs on Foundation's queue; cancelling a task from there must not
     /// wait for that queue.)
