@@ -72,6 +72,7 @@
 
         /// Reports what this test's registry, and the process-wide `MockURLProtocol.registry`,
         /// noticed as failures of this test, at the registration they concern when there is one;
+        /// when the test failed, attaches its traffic (`MockRegistry.attachesTrafficOnFailure`);
         /// then empties both.
         override open func tearDown() {
             let fallback =
@@ -79,7 +80,12 @@
             let fail = { (failure: MockFailure) in
                 Reporter.fail(failure.message, at: failure.location, in: self, fallback: fallback)
             }
-            Lifecycle.end(mocks, through: fail)
+            Lifecycle.end(mocks, through: fail) {
+                // A failed test's report gets its traffic (`attachesTrafficOnFailure`); a passing one's never.
+                if (testRun?.totalFailureCount ?? 0) > 0 {
+                    TrafficAttachment.attach(mocks, to: self, fallback: fallback)
+                }
+            }
             // XCTest runs one test at a time, so whatever the process-wide registry holds is this test's.
             Lifecycle.endProcessWide(reset: true, through: fail)
             super.tearDown()

@@ -145,30 +145,57 @@
             let processWide = ProcessWideUse()
             defer { processWide.end() }
             let fallback = MockNetwork.SourceLocation(test.sourceLocation)
-            registerDefaults(of: test, in: registry, fallback: fallback)
-            do {
-                if let archive {
-                    let testName = ArchiveSupport.filter(forTest: test.name)
-                    let name = try ArchiveNames.name(
-                        archive: archive.name, suites: Self.archiveSuites, test: test, testCase: testCase)
-                    try ArchiveSupport.attach(
-                        registry, name: name, sourceFile: archive.sourceFile, bundle: archive.bundle,
-                        settings: archive.settings, testName: testName, location: fallback)
-                }
-                try await ProcessWideUse.$current.withValue(processWide) {
-                    try await MockRegistry.$scoped.withValue(registry) {
-                        // Made in the scope, so handlers see the test and its registry.
-                        let runner = TestTaskRunner()
-                        registry.handlerRunner = runner
-                        defer { runner.finish() }
-                        try await function()
+            let failed = FailureFlag()
+            // All the test and MockNetwork record is watched: a failing issue (not a known one)
+            // attaches the test's traffic before the registry is emptied.
+            try await Self.watchingIssues(failed, for: test, testCase: testCase) {
+                registerDefaults(of: test, in: registry, fallback: fallback)
+                do {
+                    if let archive {
+                        let testName = ArchiveSupport.filter(forTest: test.name)
+                        let name = try ArchiveNames.name(
+                            archive: archive.name, suites: Self.archiveSuites, test: test, testCase: testCase)
+                        try ArchiveSupport.attach(
+                            registry, name: name, sourceFile: archive.sourceFile, bundle: archive.bundle,
+                            settings: archive.settings, testName: testName, location: fallback)
                     }
+                    try await ProcessWideUse.$current.withValue(processWide) {
+                        try await MockRegistry.$scoped.withValue(registry) {
+                            // Made in the scope, so handlers see the test and its registry.
+                            let runner = TestTaskRunner()
+                            registry.handlerRunner = runner
+                            defer { runner.finish() }
+                            try await function()
+                        }
+                    }
+                } catch {
+                    failed.set()
+                    await Self.end(registry, processWide, fallback: fallback, test: test, failed: failed)
+                    throw error
                 }
-            } catch {
-                await Self.end(registry, processWide, fallback: fallback)
-                throw error
+                await Self.end(registry, processWide, fallback: fallback, test: test, failed: failed)
             }
-            await Self.end(registry, processWide, fallback: fallback)
+        }
+
+        /// Runs `body`, setting `failed` when it records an issue that fails the test (a known issue
+        /// or a warning does not, from Swift 6.3). Issue handlers came with Swift 6.2; before, no
+        /// issue is seen, and only MockNetwork's own failures and thrown errors set it.
+        private static func watchingIssues(
+            _ failed: FailureFlag, for test: Test, testCase: Test.Case?, _ body: @Sendable () async throws -> Void
+        ) async throws {
+            #if compiler(>=6.2)
+                let watch = IssueHandlingTrait.compactMapIssues { issue in
+                    #if compiler(>=6.3)
+                        if issue.isFailure { failed.set() }
+                    #else
+                        failed.set()
+                    #endif
+                    return issue
+                }
+                try await watch.provideScope(for: test, testCase: testCase, performing: body)
+            #else
+                try await body()
+            #endif
         }
 
         /// Registers the defaults of every `.mockNetwork` that reaches `test`, outermost first (this
@@ -191,15 +218,22 @@
 
         /// Reports what the test's registry, and the process-wide one if the test used it, noticed
         /// as issues of the test.
+        /// A failed test's report gets its traffic (`attachesTrafficOnFailure`); a passing one's never.
         private static func end(
-            _ registry: MockRegistry, _ processWide: ProcessWideUse, fallback: MockNetwork.SourceLocation
+            _ registry: MockRegistry, _ processWide: ProcessWideUse, fallback: MockNetwork.SourceLocation,
+            test: Test, failed: FailureFlag
         ) async {
             // A request the test started and did not await may not have reached its session yet.
             for _ in 0..<3 { await Task.yield() }
             let fail = { (failure: MockFailure) in
+                #if !compiler(>=6.2)
+                    failed.set()  // no issue handler sees it
+                #endif
                 Reporter.fail(failure.message, at: failure.location, fallback: fallback, file: #filePath, line: #line)
             }
-            Lifecycle.end(registry, through: fail)
+            Lifecycle.end(registry, through: fail) {
+                if failed.isSet { TrafficAttachment.attach(registry, testName: test.name) }
+            }
             guard processWide.used else { return }
             // Shared by every test in the process: its failures are reported, its handlers kept.
             Lifecycle.endProcessWide(reset: false, through: fail)
@@ -243,5 +277,14 @@
             Reporter.fail(message, at: nil, fallback: fallback, file: #filePath, line: #line)
             return MockRegistry()
         }
+    }
+
+    /// Whether a test failed, set from wherever its issues are recorded.
+    final class FailureFlag: @unchecked Sendable {  // `value` is only read and written under `lock`
+        private let lock = NSLock()
+        private var value = false
+
+        func set() { lock.withLock { value = true } }
+        var isSet: Bool { lock.withLock { value } }
     }
 #endif

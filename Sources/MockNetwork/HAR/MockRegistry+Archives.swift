@@ -221,25 +221,28 @@ extension MockRegistry {
     /// Write it with `try mocks.exportedArchive().write(to: url)` and open the file in a
     /// browser's network panel to see a failing test's traffic.
     public func exportedArchive(redaction: HTTPArchive.Redaction = .standard) -> HTTPArchive {
-        let log = requests
-        var archive = HTTPArchive()
-        for recorded in log {
-            guard let outcome = recorded.outcome else { continue }  // still being answered
-            let request = Self.archived(recorded.request, body: recorded.body)
-            switch outcome {
-            case .response(let response, let data, let delay):
-                archive.entries.append(
-                    HTTPArchive.Entry(
-                        request: request, response: Self.archived(response, body: data),
-                        startedDateTime: recorded.started, time: delay * 1000))
-            case .failure(let error):
-                archive.entries.append(
-                    HTTPArchive.Entry(
-                        request: request, response: HTTPArchive.Response(status: 0),
-                        startedDateTime: recorded.started, error: error))
-            }
+        HTTPArchive(entries: requests.compactMap { Self.entry(for: $0, unanswered: nil) }).redacted(redaction)
+    }
+
+    /// `recorded` as an archive's entry; one not answered yet is left out, unless `unanswered`
+    /// says what to note as its error.
+    static func entry(for recorded: RecordedRequest, unanswered: String?) -> HTTPArchive.Entry? {
+        let request = archived(recorded.request, body: recorded.body)
+        switch recorded.outcome {
+        case .response(let response, let data, let delay):
+            return HTTPArchive.Entry(
+                request: request, response: archived(response, body: data), startedDateTime: recorded.started,
+                time: delay * 1000)
+        case .failure(let error):
+            return HTTPArchive.Entry(
+                request: request, response: HTTPArchive.Response(status: 0), startedDateTime: recorded.started,
+                error: error)
+        case nil:
+            guard let unanswered else { return nil }
+            return HTTPArchive.Entry(
+                request: request, response: HTTPArchive.Response(status: 0), startedDateTime: recorded.started,
+                error: unanswered)
         }
-        return archive.redacted(redaction)
     }
 
     static func archived(_ request: URLRequest, body: Data) -> HTTPArchive.Request {

@@ -17,6 +17,8 @@ extension MockRegistry {
         private let runner = Locked<(any HandlerRunner)?>(nil)
         /// Whether the end of a test fails for every handler never called.
         let requiresEveryHandlerCalled = Locked(false)
+        /// Whether a failing test's report gets the traffic (`attachesTrafficOnFailure`).
+        let attachesTraffic = Locked(TrafficReport.onByEnvironment)
 
         init(protocolClass: URLProtocol.Type, unmatched: Unmatched, requestLogLimit: Int) {
             self.protocolClass = protocolClass

@@ -9,9 +9,13 @@ enum Lifecycle {
         for failure in registry.takeFailures() + registry.endOfTestFailures() { fail(failure) }
     }
 
-    /// Reports, then cancels what is still in flight and empties the registry.
-    static func end(_ registry: MockRegistry, through fail: (MockFailure) -> Void) {
+    /// Reports, calls `beforeReset` (the test's traffic is still there to attach), then cancels what
+    /// is still in flight and empties the registry.
+    static func end(
+        _ registry: MockRegistry, through fail: (MockFailure) -> Void, beforeReset: () -> Void = {}
+    ) {
         report(registry, through: fail)
+        beforeReset()
         registry.session.getAllTasks { tasks in
             for task in tasks { task.cancel() }
         }

@@ -1,0 +1,85 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A failing test's traffic, as the report of its failure attaches it: a HAR file's bytes.
+package struct TrafficReport: Sendable {
+    /// The archive, as JSON.
+    package let json: Data
+    /// How many exchanges it holds.
+    package let count: Int
+    /// How many earlier requests were left out to keep it small.
+    package let omitted: Int
+
+    /// At most this many exchanges, the latest.
+    package static let entryLimit = 100
+    /// Each body is cut to this many bytes.
+    package static let bodyLimit = 64 * 1024
+    /// Earlier exchanges are left out once the bodies kept pass this many bytes.
+    package static let totalLimit = 1024 * 1024
+}
+
+extension TrafficReport {
+    /// The variable that turns the reports off for a whole run: `MOCKNETWORK_ATTACH_TRAFFIC=0`.
+    package static let environmentVariable = "MOCKNETWORK_ATTACH_TRAFFIC"
+
+    /// Whether reports are on unless a registry says otherwise: yes, but for `0`, `no`, `off` or
+    /// `false` in ``environmentVariable`` (read once).
+    static let onByEnvironment: Bool = {
+        let value = ProcessInfo.processInfo.environment[environmentVariable]?.lowercased()
+        return !["0", "no", "off", "false"].contains(value ?? "")
+    }()
+}
+
+extension MockRegistry {
+    /// Whether the report of a failing test gets this registry's traffic: a HAR file of its
+    /// requests and answers, redacted as recordings are (on by default). `MockNetworkTestCase` and
+    /// the `.mockNetwork` trait attach it when the test fails, never when it passes: with Swift
+    /// Testing as an `Attachment` (saved where `swift test --attachments-path` says; Xcode shows it
+    /// in the test report), with XCTest as an `XCTAttachment` on Apple platforms, and on Linux as a
+    /// file whose path a failure of the test names.
+    ///
+    /// Turn it off for one test here, for a suite in its defaults (`registerDefaults`), or for a
+    /// whole run with `MOCKNETWORK_ATTACH_TRAFFIC=0`. The file holds the latest 100 requests, each
+    /// body cut to its first 64 KB, and leaves out earlier ones once the bodies pass 1 MB.
+    public var attachesTrafficOnFailure: Bool {
+        get { core.attachesTraffic.withLock { $0 } }
+        set { core.attachesTraffic.withLock { $0 = newValue } }
+    }
+
+    /// The test's traffic for the report of its failure, bounded: the latest
+    /// ``TrafficReport/entryLimit`` requests (one still unanswered too, as status 0), redacted as the
+    /// registry's archive is (else as recordings are by default), then each body cut to
+    /// ``TrafficReport/bodyLimit`` bytes, and earlier exchanges left out once the bodies kept pass
+    /// ``TrafficReport/totalLimit``. `nil` when the test made no request.
+    package func trafficReport() -> TrafficReport? {
+        let log = requests
+        guard !log.isEmpty else { return nil }
+        let redaction = state.withLock { $0.archive?.redaction } ?? .standard
+        let latest = log.suffix(TrafficReport.entryLimit).compactMap {
+            Self.entry(for: $0, unanswered: "still unanswered when the test ended")
+        }
+        // Redacted whole, before any cut: a cut JSON body is no JSON, and its secrets would stay.
+        let redacted = HTTPArchive(entries: latest).redacted(redaction).entries
+        var kept: [HTTPArchive.Entry] = []
+        var bytes = 0
+        for var entry in redacted.reversed() {
+            if let body = entry.request.body?.data { entry.request.body?.data = Self.cut(body) }
+            entry.response.body.data = Self.cut(entry.response.body.data)
+            let size = (entry.request.body?.data.count ?? 0) + entry.response.body.data.count
+            if !kept.isEmpty, bytes + size > TrafficReport.totalLimit { break }
+            bytes += size
+            kept.append(entry)
+        }
+        let archive = HTTPArchive(entries: kept.reversed())
+        guard let json = try? archive.json() else { return nil }
+        return TrafficReport(json: json, count: kept.count, omitted: log.count - kept.count)
+    }
+
+    private static func cut(_ data: Data) -> Data {
+        guard data.count > TrafficReport.bodyLimit else { return data }
+        return data.prefix(TrafficReport.bodyLimit)
+    }
+}

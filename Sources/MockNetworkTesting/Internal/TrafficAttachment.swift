@@ -1,0 +1,88 @@
+import Foundation
+import MockNetwork
+
+#if canImport(Testing)
+    import Testing
+#endif
+#if canImport(XCTest)
+    import XCTest
+#endif
+
+/// Attaches a failing test's traffic (`MockRegistry.trafficReport()`) to the test's report.
+package enum TrafficAttachment {
+    /// Where reports go instead of the test framework, for MockNetwork's own tests of what is
+    /// attached (a framework's attachments cannot be read back from inside the test).
+    @TaskLocal package static var sink: (@Sendable (_ name: String, _ json: Data) -> Void)?
+
+    /// The variable naming the folder the files go to on Linux; a temporary folder otherwise.
+    package static let directoryVariable = "MOCKNETWORK_TRAFFIC_DIR"
+
+    /// `testName` as a file name: `traffic-` and its letters, digits, `.`, `-` and `_`, the rest as `_`.
+    static func fileName(for testName: String) -> String {
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-_")
+        let name = String(testName.map { allowed.contains($0) ? $0 : "_" }).trimmingCharacters(in: ["_"])
+        return "traffic-\(name.isEmpty ? "test" : name).har"
+    }
+
+    /// What the report holds, for the line that names it.
+    static func summary(_ report: TrafficReport) -> String {
+        let requests = report.count == 1 ? "1 request" : "\(report.count) requests"
+        return report.omitted == 0 ? requests : "the latest \(requests) (\(report.omitted) earlier left out)"
+    }
+
+    #if canImport(Testing)
+        /// Attaches `registry`'s traffic to the running Swift Testing test.
+        static func attach(_ registry: MockRegistry, testName: String) {
+            guard registry.attachesTrafficOnFailure, let report = registry.trafficReport() else { return }
+            let name = fileName(for: testName)
+            if let sink {
+                sink(name, report.json)
+                return
+            }
+            #if compiler(>=6.2)
+                Attachment.record(Array(report.json), named: name)
+            #endif
+        }
+    #endif
+
+    #if canImport(XCTest)
+        /// Attaches `registry`'s traffic to `testCase`: an `XCTAttachment` on Apple platforms; on
+        /// Linux, whose XCTest has none, a file that a failure of the test names.
+        package static func attach(
+            _ registry: MockRegistry, to testCase: XCTestCase, fallback: MockNetwork.SourceLocation
+        ) {
+            guard registry.attachesTrafficOnFailure, let report = registry.trafficReport() else { return }
+            let name = fileName(for: testCase.name)
+            if let sink {
+                sink(name, report.json)
+                return
+            }
+            #if canImport(FoundationNetworking)
+                let folder =
+                    ProcessInfo.processInfo.environment[directoryVariable].map { URL(fileURLWithPath: $0) }
+                    ?? FileManager.default.temporaryDirectory.appendingPathComponent("MockNetwork-traffic")
+                let file = folder.appendingPathComponent(name)
+                do {
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                    try report.json.write(to: file)
+                } catch {
+                    Reporter.fail(
+                        "MockNetwork: the test failed, and its traffic could not be written to \(file.path): "
+                            + "\(error.localizedDescription). Set \(directoryVariable) to a folder that can be written.",
+                        at: nil, in: testCase, fallback: fallback)
+                    return
+                }
+                Reporter.fail(
+                    "MockNetwork: the test failed; what the network saw (\(summary(report))) is in \(file.path), "
+                        + "a HAR file: open it in a browser's network panel. (Off with "
+                        + "\(TrafficReport.environmentVariable)=0 or mocks.attachesTrafficOnFailure = false.)",
+                    at: nil, in: testCase, fallback: fallback)
+            #else
+                let attachment = XCTAttachment(data: report.json, uniformTypeIdentifier: "public.json")
+                attachment.name = name
+                attachment.lifetime = .keepAlways
+                testCase.add(attachment)
+            #endif
+        }
+    #endif
+}

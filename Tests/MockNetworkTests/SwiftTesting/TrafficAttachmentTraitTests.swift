@@ -1,0 +1,134 @@
+// Issue handlers (to tell a failing issue from a known one) came with Swift 6.2, `isFailure` with 6.3.
+#if compiler(>=6.3)
+    import Foundation
+    import MockNetwork
+    import MockNetworkTesting
+    import Testing
+
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
+
+    /// The trait attaches a failing test's traffic to its report, and a passing test's never.
+    @Suite
+    struct TrafficAttachmentTraitTests {
+        /// What the trait attached while `body` ran in its scope, by name, and how many issues failing the
+        /// test it recorded. Those issues are kept from failing this test by an issue filter around the
+        /// scope, not by `withKnownIssue`: a known issue does not fail a test, so it attaches nothing.
+        private func attachments(
+            _ trait: MockNetworkTrait = .mockNetwork, _ body: @escaping @Sendable (MockRegistry) async throws -> Void
+        ) async throws -> (attached: [String: HTTPArchive], issues: Int) {
+            let test = try #require(Test.current)
+            let seen = Shared<[String: Data]>([:])
+            let issues = Shared(0)
+            let swallow = IssueHandlingTrait.filterIssues { issue in
+                if issue.isFailure { issues.update { $0 += 1 } }
+                return false
+            }
+            try await swallow.provideScope(for: test, testCase: nil) {
+                await TrafficAttachment.$sink.withValue({ name, json in seen.update { $0[name] = json } }) {
+                    do {
+                        try await trait.provideScope(for: test, testCase: nil) { try await body(MockRegistry.current) }
+                    } catch {
+                        issues.update { $0 += 1 }  // a thrown error is a failing issue of the test
+                    }
+                }
+            }
+            return (try seen.current.mapValues { try HTTPArchive(json: $0) }, issues.current)
+        }
+
+        private static func get(_ mocks: MockRegistry, _ address: String) async throws {
+            var request = URLRequest(url: try #require(URL(string: address)))
+            request.setValue("Bearer secret", forHTTPHeaderField: "Authorization")
+            _ = try await mocks.session.data(for: request)
+        }
+
+        @Test func aTestThatFailsAnExpectationGetsItsTrafficAttached() async throws {
+            let (attached, issues) = try await attachments { mocks in
+                mocks.register("https://api.example.com/user") { _ in try .json(#"{"name": "Ada"}"#) }
+                try await Self.get(mocks, "https://api.example.com/user")
+                #expect(Bool(false), "the test's own check fails")
+            }
+            #expect(issues == 1)
+            let name = "traffic-aTestThatFailsAnExpectationGetsItsTrafficAttached.har"
+            #expect(Array(attached.keys) == [name])
+            let entries = attached[name]?.entries ?? []
+            #expect(entries.map(\.request.url) == ["https://api.example.com/user"])
+            #expect(entries.map(\.response.status) == [200])
+            #expect(entries.first?.request.headers.contains { $0.name == "Authorization" } == false)
+        }
+
+        @Test func aFailureMockNetworkReportsAttachesTheTraffic() async throws {
+            let (attached, issues) = try await attachments { mocks in
+                _ = try? await Self.get(mocks, "https://api.example.com/unmatched")
+            }
+            #expect(issues == 1)
+            #expect(attached.values.map { $0.entries.map(\.request.url) } == [["https://api.example.com/unmatched"]])
+        }
+
+        @Test func aTestThatThrowsGetsItsTrafficAttached() async throws {
+            struct Failed: Error {}
+            let (attached, issues) = try await attachments { mocks in
+                mocks.register("https://api.example.com/user") { _ in try .status(204) }
+                try await Self.get(mocks, "https://api.example.com/user")
+                throw Failed()
+            }
+            #expect(issues == 1)
+            #expect(attached.count == 1)
+        }
+
+        @Test func aPassingTestGetsNone() async throws {
+            let (attached, issues) = try await attachments { mocks in
+                mocks.register("https://api.example.com/user") { _ in try .status(204) }
+                try await Self.get(mocks, "https://api.example.com/user")
+            }
+            #expect(issues == 0)
+            #expect(attached.isEmpty)
+        }
+
+        /// A failure MockNetwork reports that the test expects (a known issue) does not fail it either.
+        @Test func aMockNetworkFailureTheTestExpectsIsNoFailure() async throws {
+            let test = try #require(Test.current)
+            let seen = Shared<[String]>([])
+            await TrafficAttachment.$sink.withValue({ name, _ in seen.update { $0.append(name) } }) {
+                await withKnownIssue {
+                    try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
+                        _ = try? await Self.get(MockRegistry.current, "https://api.example.com/unmatched")
+                    }
+                }
+            }
+            #expect(seen.current == [])
+        }
+
+        /// A known issue inside the test does not fail it: no attachment.
+        @Test func aKnownIssueInsideTheTestIsNoFailure() async throws {
+            let (attached, issues) = try await attachments { mocks in
+                mocks.register("https://api.example.com/user") { _ in try .status(204) }
+                try await Self.get(mocks, "https://api.example.com/user")
+                withKnownIssue { #expect(Bool(false)) }
+            }
+            #expect(issues == 0)
+            #expect(attached.isEmpty)
+        }
+
+        @Test func aTestThatTurnsItOffGetsNone() async throws {
+            let (attached, issues) = try await attachments { mocks in
+                mocks.attachesTrafficOnFailure = false
+                mocks.register("https://api.example.com/user") { _ in try .status(204) }
+                try await Self.get(mocks, "https://api.example.com/user")
+                #expect(Bool(false))
+            }
+            #expect(issues == 1)
+            #expect(attached.isEmpty)
+        }
+
+        @Test func aSuiteTurnsItOffInItsDefaults() async throws {
+            let trait = MockNetworkTrait.mockNetwork { mocks in mocks.attachesTrafficOnFailure = false }
+            let (attached, issues) = try await attachments(trait) { mocks in
+                _ = try? await Self.get(mocks, "https://api.example.com/unmatched")
+            }
+            #expect(issues == 1)
+            #expect(attached.isEmpty)
+        }
+    }
+#endif

@@ -1,0 +1,53 @@
+import Foundation
+import MockNetwork
+import MockNetworkTesting
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What `MockNetworkTestCase.tearDown` attaches when the test failed (it checks the test's run for
+/// failures, which a test of it cannot have and still pass, so these call the attaching step itself).
+final class TrafficAttachmentTestCaseTests: FailureCapturingTestCase {
+    private let fallback = MockNetwork.SourceLocation(fileID: #fileID, filePath: #filePath, line: #line)
+
+    #if canImport(FoundationNetworking)
+        /// On Linux, a file, named by a failure of the test.
+        func testTheTrafficIsAFileAFailureNames() async throws {
+            register("https://api.example.com/user") { _ in try .json(#"{"name": "Ada"}"#) }
+            _ = try await send(session, "GET", "https://api.example.com/user", headers: ["Cookie": "id=secret"])
+
+            capturing = true
+            TrafficAttachment.attach(mocks, to: self, fallback: fallback)
+            capturing = false
+
+            let file = FileManager.default.temporaryDirectory
+                .appendingPathComponent("MockNetwork-traffic")
+                .appendingPathComponent("traffic-TrafficAttachmentTestCaseTests.testTheTrafficIsAFileAFailureNames.har")
+            XCTAssertEqual(
+                captured,
+                [
+                    "MockNetwork: the test failed; what the network saw (1 request) is in \(file.path), a HAR file: "
+                        + "open it in a browser's network panel. (Off with MOCKNETWORK_ATTACH_TRAFFIC=0 or "
+                        + "mocks.attachesTrafficOnFailure = false.)"
+                ])
+            let archive = try HTTPArchive(contentsOf: file)
+            XCTAssertEqual(archive.entries.map(\.request.url), ["https://api.example.com/user"])
+            XCTAssertEqual(archive.entries.first?.response.body.text, #"{"name": "Ada"}"#)
+            XCTAssertEqual(archive.entries.first?.request.headers.map(\.name).contains("Cookie"), false)
+            try FileManager.default.removeItem(at: file)
+        }
+    #endif
+
+    func testNothingIsAttachedWhenTurnedOffOrWithNoTraffic() throws {
+        capturing = true
+        TrafficAttachment.attach(mocks, to: self, fallback: fallback)
+        mocks.attachesTrafficOnFailure = false
+        register("https://api.example.com/user") { _ in try .status(204) }
+        _ = textWaitingOnThisThread(session, try url("https://api.example.com/user"))
+        TrafficAttachment.attach(mocks, to: self, fallback: fallback)
+        capturing = false
+        XCTAssertEqual(captured, [])
+    }
+}
