@@ -117,7 +117,9 @@ public final class MockRegistry: Sendable {
 
     /// A fresh configuration whose sessions this registry answers: ephemeral, with no URL cache
     /// and no cookie storage. Change what you need (timeouts included: MockNetwork enforces them),
-    /// then make a session from it.
+    /// then make a session from it. Give it a `urlCache` and answers are cached as a server's would
+    /// be: `Cache-Control`, `Expires`, and `ETag` or `Last-Modified` revalidation, where a handler
+    /// sees `If-None-Match` and may answer `304` (the README's "Caching").
     public var configuration: URLSessionConfiguration {
         // A protocol class of its own, so that requests know which configuration's timeouts apply.
         let protocolClass = Directory.makeClass()
@@ -130,7 +132,6 @@ public final class MockRegistry: Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [protocolClass]
         configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never

@@ -169,7 +169,6 @@ do {
     let bareConfiguration = URLSessionConfiguration.ephemeral
     bareConfiguration.protocolClasses = [TutorialURLProtocol.self]
     bareConfiguration.urlCache = nil
-    bareConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
     bareConfiguration.httpCookieStorage = nil
     bareConfiguration.httpShouldSetCookies = false
     bareConfiguration.httpCookieAcceptPolicy = .never

@@ -38,6 +38,18 @@ extension MockURLProtocol {
         #if canImport(FoundationNetworking)
             if !body.isEmpty { reportUpload(of: body.count) }
         #endif
+        var caching: HTTPCaching?
+        switch HTTPCaching.lookUp(&request, configuration: configuration) {
+        case .stored(let response, let data)?:
+            // As from a server's answer kept earlier: the handlers and the log never see it.
+            finishNow(MockRegistry.Answer(result: .success((response, data))))
+            return
+        case .unavailable(let error)?:
+            finishNow(MockRegistry.Answer(result: .failure(error)))
+            return
+        case .load(let found)?: caching = found
+        case nil: break
+        }
 
         // In flight from here until delivered or cancelled.
         let this = WeakProtocol(self)
@@ -48,6 +60,7 @@ extension MockURLProtocol {
         exchange.withLock { exchange in
             exchange.registry = registry
             exchange.configuration = configuration
+            exchange.caching = caching
             exchange.timeout = timeout
             if timeout < .infinity { exchange.deadline = .now() + timeout }
             #if !canImport(FoundationNetworking)

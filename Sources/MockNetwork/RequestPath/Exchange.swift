@@ -48,6 +48,8 @@ struct Exchange {
     /// The task an `async` handler runs in, cancelled when the request ends first.
     var handlerTask: Task<Void, Never>?
     var passthrough: URLSessionTask?
+    /// The session's URL cache, for what the handlers answer (nil when the configuration has none).
+    var caching: HTTPCaching?
     /// Whether Foundation is inside this protocol's `startLoading` now (the client's context on Linux).
     var insideStartLoading = false
     #if !canImport(FoundationNetworking)

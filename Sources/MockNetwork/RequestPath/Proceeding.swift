@@ -11,8 +11,14 @@ extension MockURLProtocol {
     /// Takes `answer` on to the client: through the network, a session delegate's challenge or a
     /// delay first when it asks for one.
     func proceed(_ answer: MockRegistry.Answer, _ registry: MockRegistry.Core, attempt: Int, inline: Bool) {
+        var answer = answer
         if case .success(let (response, _)) = answer.result {
-            SessionBehaviours.storeCookies(of: response, configuration: exchange.withLock { $0.configuration })
+            let (configuration, caching) = exchange.withLock { ($0.configuration, $0.caching) }
+            SessionBehaviours.storeCookies(of: response, configuration: configuration)
+            // The final answer (not a redirect on the way, nor one the network gives) as the cache leaves it.
+            if let caching, answer.next == nil, !answer.passToNetwork {
+                answer = caching.settled(answer, request: answer.request ?? request)
+            }
         }
         if answer.passToNetwork {
             passToNetwork(answer.request ?? request, registry: registry, number: answer.logNumber)

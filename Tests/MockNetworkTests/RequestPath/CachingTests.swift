@@ -1,0 +1,281 @@
+import Foundation
+import MockNetwork
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A session with a `URLCache` keeps mocked answers as a real server's would be kept: MockNetwork's
+/// own rule, the same on every platform (see `HTTPCaching`).
+final class CachingTests: XCTestCase {
+    private let address = "https://api.example.com/feed"
+
+    /// A session of `mocks` with a memory cache of its own.
+    private func cachedSession(_ mocks: MockRegistry, policy: URLRequest.CachePolicy? = nil) -> URLSession {
+        let configuration = mocks.configuration
+        configuration.urlCache = URLCache(memoryCapacity: 4_000_000, diskCapacity: 0, diskPath: nil)
+        if let policy { configuration.requestCachePolicy = policy }
+        return URLSession(configuration: configuration)
+    }
+
+    /// Registers `address` answering `version` with `headers`, and counts the handler's calls with
+    /// the `If-None-Match` / `If-Modified-Since` each saw.
+    private func serving(
+        _ mocks: MockRegistry, headers: [String: String], notModifiedWhen etag: String? = nil
+    ) -> Shared<[String]> {
+        let seen = Shared<[String]>([])
+        mocks.register(address) { request in
+            let condition = [
+                request.value(forHTTPHeaderField: "If-None-Match"),
+                request.value(forHTTPHeaderField: "If-Modified-Since"),
+            ].compactMap { $0 }.joined(separator: " ")
+            let count = seen.update { seen in
+                seen.append(condition)
+                return seen.count
+            }
+            if let etag, request.value(forHTTPHeaderField: "If-None-Match") == etag {
+                return try .status(304, headers: ["X-Checked": "\(count)"])
+            }
+            return try .text("version \(count)", headers: headers)
+        }
+        return seen
+    }
+
+    func testTheReadmeSnippet() async throws {
+        let mocks = MockRegistry()
+        let feed = #"{"items": []}"#
+        // As the README's "Caching" has it:
+        let configuration = mocks.configuration
+        configuration.urlCache = URLCache(memoryCapacity: 4_000_000, diskCapacity: 0, diskPath: nil)
+        let session = URLSession(configuration: configuration)
+        mocks.register("https://api.example.com/feed") { request in
+            if request.value(forHTTPHeaderField: "If-None-Match") == #""v1""# { return try .status(304) }
+            return try .json(feed, headers: ["Cache-Control": "max-age=60", "ETag": #""v1""#])
+        }
+        for _ in 0..<2 {
+            let reply = try await send(session, "GET", address)
+            XCTAssertEqual(reply.text, feed)
+        }
+        XCTAssertEqual(mocks.requests.count, 1)
+    }
+
+    func testAnswersAreNotCachedWithoutACache() async throws {
+        let mocks = MockRegistry()
+        let seen = serving(mocks, headers: ["Cache-Control": "max-age=60"])
+        let first = try await send(mocks.session, "GET", address)
+        let second = try await send(mocks.session, "GET", address)
+        XCTAssertEqual([first.text, second.text], ["version 1", "version 2"])
+        XCTAssertEqual(seen.current.count, 2)
+    }
+
+    func testAFreshAnswerComesFromTheCacheWithoutTheHandler() async throws {
+        let mocks = MockRegistry()
+        let seen = serving(mocks, headers: ["Cache-Control": "max-age=60"])
+        let session = cachedSession(mocks)
+        let first = try await send(session, "GET", address)
+        let second = try await send(session, "GET", address)
+        XCTAssertEqual([first.text, second.text], ["version 1", "version 1"])
+        XCTAssertEqual(second.status, 200)
+        XCTAssertEqual(second.response.value(forHTTPHeaderField: "Cache-Control"), "max-age=60")
+        XCTAssertEqual(seen.current, [""])
+        // The handler's log holds what reached it, as a server's would.
+        XCTAssertEqual(mocks.requests.count, 1)
+        XCTAssertEqual(mocks.failures, [])
+    }
+
+    func testNoStoreAndNoLifetimeOrValidatorAreNotKept() async throws {
+        for headers in [["Cache-Control": "no-store, max-age=60"], [:], ["Cache-Control": "max-age=60", "Vary": "*"]] {
+            let mocks = MockRegistry()
+            let seen = serving(mocks, headers: headers)
+            let session = cachedSession(mocks)
+            _ = try await send(session, "GET", address)
+            let second = try await send(session, "GET", address)
+            XCTAssertEqual(second.text, "version 2", "\(headers)")
+            XCTAssertEqual(seen.current.count, 2, "\(headers)")
+        }
+    }
+
+    func testAStaleAnswerIsRevalidatedWithItsETagAndA304GivesTheStoredBody() async throws {
+        let mocks = MockRegistry()
+        // Stored two minutes after the server's Date: older than its minute of life already.
+        let date = HTTPDateText.string(Date().addingTimeInterval(-120))
+        let seen = serving(
+            mocks, headers: ["Cache-Control": "max-age=60", "Date": date, "ETag": #""v1""#], notModifiedWhen: #""v1""#)
+        let session = cachedSession(mocks)
+        let first = try await send(session, "GET", address)
+        let second = try await send(session, "GET", address)
+        XCTAssertEqual(first.text, "version 1")
+        XCTAssertEqual(second.status, 200)
+        XCTAssertEqual(second.text, "version 1")
+        XCTAssertEqual(second.response.value(forHTTPHeaderField: "X-Checked"), "2", "the 304's fields are kept")
+        XCTAssertEqual(second.response.value(forHTTPHeaderField: "ETag"), #""v1""#)
+        XCTAssertEqual(seen.current, ["", #""v1""#])
+        XCTAssertEqual(mocks.requests.map { $0.header("If-None-Match") }, [nil, #""v1""#])
+    }
+
+    func testNoCacheAlwaysAsksAndLastModifiedIsSentBack() async throws {
+        let mocks = MockRegistry()
+        let modified = "Tue, 24 Nov 2026 08:00:00 GMT"
+        let seen = serving(mocks, headers: ["Cache-Control": "no-cache", "Last-Modified": modified])
+        let session = cachedSession(mocks)
+        _ = try await send(session, "GET", address)
+        let second = try await send(session, "GET", address)
+        // No 304 from this handler: its new answer replaces the stored one.
+        XCTAssertEqual(second.text, "version 2")
+        let third = try await send(session, "GET", address)
+        XCTAssertEqual(third.text, "version 3")
+        XCTAssertEqual(seen.current, ["", modified, modified])
+    }
+
+    func testExpiresDecidesWithoutMaxAge() async throws {
+        let now = Date()
+        for (expires, calls) in [(now.addingTimeInterval(3_600), 1), (now.addingTimeInterval(-3_600), 2)] {
+            let mocks = MockRegistry()
+            let seen = serving(
+                mocks,
+                headers: ["Date": HTTPDateText.string(now), "Expires": HTTPDateText.string(expires)])
+            let session = cachedSession(mocks)
+            _ = try await send(session, "GET", address)
+            _ = try await send(session, "GET", address)
+            XCTAssertEqual(seen.current.count, calls, "Expires \(expires)")
+        }
+    }
+
+    func testTheRequestsCachePolicyChooses() async throws {
+        let mocks = MockRegistry()
+        let seen = serving(mocks, headers: ["Cache-Control": "max-age=0"])
+        let session = cachedSession(mocks)
+        _ = try await send(session, "GET", address)
+        // Stale, but the policy takes what is stored.
+        var request = URLRequest(url: try XCTUnwrap(URL(string: address)))
+        request.cachePolicy = .returnCacheDataElseLoad
+        let (data, _) = try await session.data(for: request)
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), "version 1")
+        // The policy goes past what is stored.
+        request.cachePolicy = .reloadIgnoringLocalCacheData
+        let (reloaded, _) = try await session.data(for: request)
+        XCTAssertEqual(String(decoding: reloaded, as: UTF8.self), "version 2")
+        XCTAssertEqual(seen.current.count, 2)
+
+        // Nothing stored and no loading allowed: the request fails, naming why.
+        let other = MockRegistry()
+        _ = serving(other, headers: ["Cache-Control": "max-age=60"])
+        request.cachePolicy = .returnCacheDataDontLoad
+        do {
+            _ = try await cachedSession(other).data(for: request)
+            XCTFail("a request with nothing stored and .returnCacheDataDontLoad was answered")
+        } catch let error as URLError {
+            XCTAssertEqual(error.code, .resourceUnavailable)
+            XCTAssertEqual(
+                error.localizedDescription,
+                "MockNetwork: nothing is stored in the session's URL cache for GET https://api.example.com/feed, "
+                    + "and the request's cache policy is .returnCacheDataDontLoad.")
+        }
+        XCTAssertEqual(other.requests.count, 0)
+    }
+
+    func testTheSessionsPolicyAppliesToRequestsThatLeaveItToTheProtocol() async throws {
+        let mocks = MockRegistry()
+        let seen = serving(mocks, headers: ["Cache-Control": "max-age=60"])
+        let session = cachedSession(mocks, policy: .reloadIgnoringLocalCacheData)
+        _ = try await send(session, "GET", address)
+        let second = try await send(session, "GET", address)
+        XCTAssertEqual(second.text, "version 2")
+        XCTAssertEqual(seen.current.count, 2)
+    }
+
+    func testVaryKeepsAnswersApartByTheFieldsItNames() async throws {
+        let mocks = MockRegistry()
+        let seen = serving(mocks, headers: ["Cache-Control": "max-age=60", "Vary": "Accept-Language"])
+        let session = cachedSession(mocks)
+        let english = try await send(session, "GET", address, headers: ["Accept-Language": "en"])
+        let again = try await send(session, "GET", address, headers: ["Accept-Language": "en"])
+        let french = try await send(session, "GET", address, headers: ["Accept-Language": "fr"])
+        XCTAssertEqual([english.text, again.text, french.text], ["version 1", "version 1", "version 2"])
+        XCTAssertEqual(seen.current.count, 2)
+    }
+
+    func testAnotherQueryIsAnotherAnswer() async throws {
+        let mocks = MockRegistry()
+        let calls = Shared(0)
+        mocks.register(.host("api.example.com", path: "/feed")) { request in
+            calls.update { $0 += 1 }
+            return try .text(request.url?.query ?? "", headers: ["Cache-Control": "max-age=60"])
+        }
+        let session = cachedSession(mocks)
+        let pages = [
+            try await send(session, "GET", address + "?page=1").text,
+            try await send(session, "GET", address + "?page=2").text,
+            try await send(session, "GET", address + "?page=2").text,
+        ]
+        XCTAssertEqual(pages, ["page=1", "page=2", "page=2"])
+        XCTAssertEqual(calls.current, 2)
+    }
+
+    func testASuccessfulPostRemovesWhatWasStoredForItsURL() async throws {
+        let mocks = MockRegistry()
+        let seen = serving(mocks, headers: ["Cache-Control": "max-age=60"])
+        mocks.register(.url(address).method("POST")) { _ in try .status(201) }
+        let session = cachedSession(mocks)
+        _ = try await send(session, "GET", address)
+        _ = try await send(session, "GET", address)
+        _ = try await send(session, "POST", address, body: Data("new".utf8))
+        let after = try await send(session, "GET", address)
+        XCTAssertEqual(after.text, "version 2")
+        XCTAssertEqual(seen.current.count, 2)
+    }
+
+    func testARequestWithItsOwnValidatorGetsThe304ItAskedFor() async throws {
+        let mocks = MockRegistry()
+        _ = serving(mocks, headers: ["Cache-Control": "max-age=60", "ETag": #""v1""#], notModifiedWhen: #""v1""#)
+        let session = cachedSession(mocks)
+        _ = try await send(session, "GET", address)
+        let own = try await send(session, "GET", address, headers: ["If-None-Match": #""v1""#])
+        XCTAssertEqual(own.status, 304)
+        XCTAssertEqual(own.text, "")
+    }
+
+    func testTheSameClientCodeAgainstARealServer() async throws {
+        let date = HTTPDateText.string(Date())
+        let server = try LoopbackServer(routes: [
+            "GET /feed": .init(headers: [("Cache-Control", "max-age=60"), ("Date", date)], text: "from the server")
+        ])
+        defer { server.stop() }
+        let realConfiguration = URLSessionConfiguration.ephemeral
+        realConfiguration.urlCache = URLCache(memoryCapacity: 4_000_000, diskCapacity: 0, diskPath: nil)
+        let real = URLSession(configuration: realConfiguration)
+        let served = try XCTUnwrap(server.url("/feed")).absoluteString
+        for _ in 0..<2 {
+            let reply = try await send(real, "GET", served)
+            XCTAssertEqual(reply.text, "from the server")
+        }
+
+        let mocks = MockRegistry()
+        let seen = serving(mocks, headers: ["Cache-Control": "max-age=60", "Date": date])
+        let mocked = cachedSession(mocks)
+        for _ in 0..<2 {
+            let reply = try await send(mocked, "GET", address)
+            XCTAssertEqual(reply.text, "version 1")
+        }
+        XCTAssertEqual(seen.current.count, 1)
+        #if canImport(FoundationNetworking)
+            // Foundation on Linux keeps nothing a server answers (its HTTP protocol stores no response),
+            // so there the real server is asked twice; MockNetwork keeps to what Apple platforms do.
+            XCTAssertEqual(server.received.count, 2)
+        #else
+            XCTAssertEqual(server.received.count, 1)
+        #endif
+    }
+}
+
+/// HTTP dates for the tests' header fields.
+enum HTTPDateText {
+    static func string(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+}
