@@ -138,7 +138,40 @@ func residentBytes() -> Int {
     #endif
 }
 
+/// The tutorials' protocol on a session without cache or cookie storage, as MockNetwork's session
+/// is: URLSession's own cost, the floor for MockNetwork's.
+func floorConfiguration() -> URLSessionConfiguration {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.protocolClasses = [TutorialURLProtocol.self]
+    configuration.urlCache = nil
+    configuration.httpCookieStorage = nil
+    configuration.httpShouldSetCookies = false
+    configuration.httpCookieAcceptPolicy = .never
+    return configuration
+}
+
 let arguments = CommandLine.arguments
+
+// `MockNetworkBenchmark profile ROW COUNT`: only COUNT requests of one row (1n, 2, 2a or 2k), for
+// callgrind: the instructions of one request are (total at COUNT − total at a smaller COUNT) / the difference.
+if arguments.count == 4, arguments[1] == "profile", let count = Int(arguments[3]),
+    let url = URL(string: "https://api.example.com/target")
+{
+    let registry = MockRegistry()
+    switch arguments[2] {
+    case "1n": break
+    case "2": registry.register(url.absoluteString) { _ in try .text("ok") }
+    case "2a": try registry.register(.url(url.absoluteString), sequence: Array(repeating: .text("ok"), count: count))
+    case "2k": try registry.register(url.absoluteString, answer: .text("ok"))
+    default:
+        print("profile: no row \(arguments[2]); use 1n, 2, 2a or 2k")
+        exit(2)
+    }
+    let session = arguments[2] == "1n" ? URLSession(configuration: floorConfiguration()) : registry.session
+    try await fetch(session, url, times: count)
+    exit(0)
+}
+
 let requests = arguments.count > 1 ? Int(arguments[1]) ?? 20_000 : 20_000
 let handlers = 10_000
 guard let target = URL(string: "https://api.example.com/target") else { exit(1) }
@@ -166,13 +199,7 @@ do {
 
     // 1n. The same protocol through a session without cache or cookie storage, as MockNetwork's
     //     session is: URLSession's own cost, the floor for MockNetwork's.
-    let bareConfiguration = URLSessionConfiguration.ephemeral
-    bareConfiguration.protocolClasses = [TutorialURLProtocol.self]
-    bareConfiguration.urlCache = nil
-    bareConfiguration.httpCookieStorage = nil
-    bareConfiguration.httpShouldSetCookies = false
-    bareConfiguration.httpCookieAcceptPolicy = .never
-    let bare = URLSession(configuration: bareConfiguration)
+    let bare = URLSession(configuration: floorConfiguration())
 
     // 2. MockNetwork, one handler (a closure: it runs on a thread of MockNetwork's, and the answer
     //    comes back into `startLoading`).
@@ -183,6 +210,10 @@ do {
     let inline = MockRegistry()
     let okay = try MockResponse.text("ok")
     inline.register(.url(target.absoluteString), sequence: Array(repeating: okay, count: requests + 1_000))
+
+    // 2k. MockNetwork, a constant answer registered without a closure: found and delivered inline.
+    let constant = MockRegistry()
+    constant.register(target.absoluteString, answer: okay)
 
     // 2b. MockNetwork, one handler run as the .mockNetwork trait runs it: in a task of the test's,
     //     on MockNetwork's task executor.
@@ -235,7 +266,7 @@ do {
     // them alike; each row's figure is the median of its rounds.
     let sessions = [
         tutorial, one.session, many.session, inline.session, trait.session, manyPatterns.session, fewPatterns.session,
-        exactAmongPatterns.session, bare, asyncOne.session, templates.session,
+        exactAmongPatterns.session, bare, asyncOne.session, templates.session, constant.session,
     ]
     for session in sessions { try await fetch(session, target, times: 500) }
     let rounds = 20
@@ -288,6 +319,7 @@ do {
     report("2s a 100-piece stream to a data delegate", median(streamRounds[0]))
     report("2d the same 200 bytes in one piece, data delegate", median(streamRounds[1]))
     report("3t 1,000 path templates, a template answers", median(perRound[10]))
+    report("2k MockNetwork, a constant answer (no closure, inline)", median(perRound[11]))
 
     // 2t. Timing: 10 streams of 20 pieces, one every 10 ms, to a data delegate; how late each piece
     //     came after its time (measured from the response's arrival at the delegate).
@@ -320,6 +352,43 @@ do {
         }
     }
     report("4 the same, 8 concurrent tasks (wall time / requests)", concurrent / Double(requests / 8 * 8) * 1e6)
+
+    // 4n-4m. Requests per second with 8 concurrent tasks, interleaved: URLSession's own cost (row 1n's
+    //        session), one registry with one handler, and 8 registries (a task each), as 8 parallel
+    //        tests would be.
+    let eight = (0..<8).map { _ in
+        let registry = MockRegistry()
+        registry.register(target.absoluteString) { _ in try .text("ok") }
+        return registry
+    }
+    let loads: [[URLSession]] = [
+        Array(repeating: bare, count: 8), Array(repeating: one.session, count: 8), eight.map(\.session),
+    ]
+    var perSecond: [[Double]] = Array(repeating: [], count: loads.count)
+    let concurrentRequests = max(requests / 10, 800) / 8 * 8
+    for round in 0..<rounds {
+        for offset in 0..<loads.count {
+            let row = (round + offset) % loads.count
+            let time = try await seconds {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for session in loads[row] {
+                        group.addTask { try await fetch(session, target, times: concurrentRequests / 8) }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            perSecond[row].append(Double(concurrentRequests) / time)
+        }
+    }
+    let throughput = perSecond.map(median)
+    for (name, value) in zip(
+        [
+            "4n URLSession's own cost, 8 concurrent tasks", "4o MockNetwork, 1 registry, 8 concurrent tasks",
+            "4m MockNetwork, 8 registries, a task each",
+        ], throughput)
+    {
+        print(pad(name) + String(format: "%9.0f req/s", value))
+    }
 
     print(pad("5 registering 10,000 handlers") + String(format: "%9.2f ms", registering * 1e3))
 
@@ -430,6 +499,22 @@ do {
         String(
             format: "patterns / row 2: 3p %.2f×, 3q %.2f×, 3r %.2f×; templates / row 2: 3t %.2f×",
             rows[5].1 / rows[1].1, rows[6].1 / rows[1].1, rows[7].1 / rows[1].1, rows[12].1 / rows[1].1))
+    // The targets at URLSession's own cost, each row beside its floor (ratios from this run).
+    func mark(_ name: String, _ ratio: Double, _ target: Double, atMost: Bool = true) {
+        let met = atMost ? ratio <= target : ratio >= target
+        print(
+            pad("  " + name)
+                + String(
+                    format: "%5.2f× (target %@ %.2f×) %@", ratio, atMost ? "≤" : "≥", target, met ? "met" : "MISSED"))
+    }
+    print("targets:")
+    mark("2a sequence / 1n", rows[3].1 / rows[8].1, 1.05)
+    mark("2k constant answer / 1n", rows[13].1 / rows[8].1, 1.05)
+    mark("2 handler / 1n", rows[1].1 / rows[8].1, 1.15)
+    mark("2c async handler / 2", rows[9].1 / rows[1].1, 1.15)
+    mark("2b trait's path / 2", rows[4].1 / rows[1].1, 1.10)
+    mark("4o 1 registry, 8 tasks / 4n (req/s)", throughput[1] / throughput[0], 0.95, atMost: false)
+    mark("4m 8 registries / 4n (req/s)", throughput[2] / throughput[0], 0.95, atMost: false)
 } catch {
     print("benchmark failed: \(error)")
     exit(1)

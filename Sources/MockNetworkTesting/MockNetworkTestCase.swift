@@ -141,6 +141,19 @@
                 column: column, handler)
         }
 
+        /// Answers this test's requests for `url` with `response`, the same each time, with no
+        /// closure: answered at URLSession's own cost; see `MockRegistry`.
+        @discardableResult
+        public func register(
+            _ url: String, method: String? = nil, expectedCalls: Int? = nil,
+            fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+            answer response: MockResponse
+        ) -> MockRoute {
+            mocks.register(
+                url, method: method, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
+                column: column, answer: response)
+        }
+
         /// Answers this test's requests for `url` with a handler in the tutorials' shape.
         @_disfavoredOverload  // a handler that only throws picks the MockResponse form
         @discardableResult

@@ -172,6 +172,44 @@ extension MockRegistry {
             responses.map { response in .sync { _ in .mock(response) } }, repeatsLast: false, runsUserCode: false)
     }
 
+    /// Answers every request for `url` with `response`, the same each time. No closure runs, so the
+    /// request is answered inside `startLoading` at URLSession's own cost: the fastest form, for
+    /// answers that do not depend on the request.
+    ///
+    /// ```swift
+    /// mocks.register("https://api.example.com/flags", answer: try .json(#"{"beta": true}"#))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - url: the full URL, query included; see ``RequestMatch`` for looser matching.
+    ///   - method: when given, only requests with this HTTP method.
+    ///   - expectedCalls: when given, the test fails at its end unless this many requests were answered.
+    ///   - response: the answer to every request.
+    @discardableResult
+    public func register(
+        _ url: String, method: String? = nil, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        answer response: MockResponse
+    ) -> MockRoute {
+        let match = method.map { RequestMatch.url(url).method($0) } ?? .url(url)
+        return register(
+            match, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line, column: column,
+            answer: response)
+    }
+
+    /// Answers every request that `match` describes with `response`, with no closure (see the
+    /// `String` form).
+    @discardableResult
+    public func register(
+        _ match: RequestMatch, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        answer response: MockResponse
+    ) -> MockRoute {
+        add(
+            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            [.sync { _ in .mock(response) }], repeatsLast: true, runsUserCode: false)
+    }
+
     func add(
         _ match: RequestMatch, _ expectedCalls: Int?, _ location: SourceLocation,
         _ responders: [Responder], repeatsLast: Bool, fromArchive: Bool = false,
