@@ -5,6 +5,14 @@ import Foundation
     import FoundationNetworking
 #endif
 
+#if os(watchOS)
+    // Apple's URLProtocol documentation: custom protocols cannot be used in watchOS 2 and later, so a
+    // registry's session there would send every request to the real network.
+    #error(
+        "MockNetwork cannot mock requests on watchOS: Apple does not load custom URLProtocol classes there. Test the watch app's networking code in an iOS or macOS target."
+    )
+#endif
+
 /// The `URLProtocol` that answers requests from a ``MockRegistry``'s handlers.
 ///
 /// Sessions made by a registry use a subclass of their own, so you rarely name this class.

@@ -113,10 +113,18 @@ struct BasicChallenge {
 /// Hears what the session delegate decided about a ``BasicChallenge`` (on Apple platforms the URL
 /// loading system calls these; on Linux MockNetwork calls the delegate itself and then these).
 final class ChallengeSender: NSObject, URLAuthenticationChallengeSender {
+    /// Plain values, not the credential: `URLCredential` is `Sendable` in corelibs, and may not be in
+    /// every Apple SDK this package builds with.
     enum Decision: Sendable {
-        case use(URLCredential)
+        /// Send the request again with this `Authorization` value.
+        case authorize(String)
         case without
         case cancel
+
+        /// What using `credential` means: its Basic `Authorization`, or none without a user and password.
+        static func use(_ credential: URLCredential) -> Decision {
+            BasicChallenge.authorization(for: credential).map(Decision.authorize) ?? .without
+        }
     }
 
     let decide: @Sendable (Decision) -> Void

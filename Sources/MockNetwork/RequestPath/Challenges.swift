@@ -56,9 +56,8 @@ extension MockURLProtocol {
             wake(with: answer, inline: inline)
         case .cancel:
             wake(with: MockRegistry.Answer(result: .failure(URLError(.cancelled))))
-        case .use(let credential):
-            guard var request = answer.request, let authorization = BasicChallenge.authorization(for: credential)
-            else {
+        case .authorize(let authorization):
+            guard var request = answer.request else {
                 wake(with: answer)
                 return
             }
