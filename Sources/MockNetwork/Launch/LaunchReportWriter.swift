@@ -1,0 +1,188 @@
+import Dispatch
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Keeps a launched registry's ``MockLaunchReport`` up to date in its file: written at launch,
+/// again within ``interval`` of every change (a request logged, answered or ended, a failure), and
+/// once more when the process exits, each time atomically (a reader never sees half a file).
+///
+/// It looks for changes on a timer rather than being told of them: the request path has no hook for
+/// a request's end, and a look costs one lock and a few counts. It holds the registry's core weakly
+/// and stops once the core is gone.
+final class LaunchReportWriter: Sendable {
+    /// How often a change is looked for.
+    static let interval = DispatchTimeInterval.milliseconds(20)
+    /// Bodies in the report are cut to this many bytes.
+    static let bodyLimit = 64 * 1024
+
+    /// What tells one state of the registry from the next, without copying its log.
+    private struct Signature: Equatable {
+        let logged: Int
+        let failures: Int
+        let inFlight: Set<Int>
+    }
+
+    /// Where the report goes, and what was last written there.
+    private struct Output {
+        var file: URL
+        var written: Signature?
+    }
+
+    /// The core, weakly: the writer must not keep a registry the app let go of alive.
+    private struct Watched {
+        weak var core: MockRegistry.Core?
+    }
+
+    private let settings: LaunchSettings
+    private let redaction: HTTPArchive.Redaction
+    private let watched: Locked<Watched>
+    private let output: Locked<Output>
+
+    private static let queue = DispatchQueue(label: "MockNetwork.launch-report")
+    /// The writers at work in this process, for the last write at exit.
+    private static let live = Locked<[LaunchReportWriter]>([])
+    /// Installs the last write at exit, once.
+    private static let exitHook: Void = { atexit { LaunchReportWriter.writeAll() } }()
+
+    private init(core: MockRegistry.Core, settings: LaunchSettings, file: URL, redaction: HTTPArchive.Redaction) {
+        self.settings = settings
+        self.redaction = redaction
+        watched = Locked(Watched(core: core))
+        output = Locked(Output(file: file, written: nil))
+    }
+
+    /// Writes `registry`'s report to `file` now, and keeps it up to date from then on.
+    static func start(
+        watching registry: MockRegistry, settings: LaunchSettings, file: URL, redaction: HTTPArchive.Redaction
+    ) {
+        let writer = LaunchReportWriter(core: registry.core, settings: settings, file: file, redaction: redaction)
+        writer.writeIfChanged()
+        live.withLock { $0.append(writer) }
+        _ = exitHook
+        writer.scheduleLook()
+    }
+
+    /// Writes `report` (a launch that failed) to `file`, once.
+    static func write(_ report: MockLaunchReport, to file: URL) {
+        guard let data = try? report.json() else { return }
+        _ = save(data, to: file)
+    }
+
+    private func scheduleLook() {
+        Self.queue.asyncAfter(deadline: .now() + Self.interval) { [weak self] in
+            self?.look()
+        }
+    }
+
+    private func look() {
+        guard watched.withLock({ $0.core }) != nil else {
+            Self.live.withLock { $0.removeAll { $0 === self } }
+            return
+        }
+        writeIfChanged()
+        scheduleLook()
+    }
+
+    private static func writeAll() {
+        for writer in live.withLock({ $0 }) { writer.writeIfChanged() }
+    }
+
+    /// Writes the report when the registry changed since the last write.
+    private func writeIfChanged() {
+        guard let core = watched.withLock({ $0.core }) else { return }
+        output.withLock { output in
+            let snapshot: (Signature, [RecordedRequest], [MockFailure])? = core.state.withLock { state in
+                let signature = Signature(
+                    logged: state.log.total, failures: state.failures.count, inFlight: Set(state.inFlight.keys))
+                guard signature != output.written else { return nil }
+                return (signature, state.log.all, state.failures)
+            }
+            guard let (signature, log, failures) = snapshot else { return }
+            let report = Self.report(
+                settings, log: log, failures: failures, inFlight: signature.inFlight.count, redaction)
+            guard let data = try? report.json(), let file = Self.save(data, to: output.file) else { return }
+            output.file = file
+            output.written = signature
+        }
+    }
+
+    /// Writes `data` to `file` atomically, making its folder if needed. A file the app cannot write
+    /// (a host path, on a device) is replaced by one in the app's temporary folder, which the app's
+    /// log names. Returns the file written, `nil` when none could be.
+    private static func save(_ data: Data, to file: URL) -> URL? {
+        func attempt(_ file: URL) -> (any Error)? {
+            do {
+                try FileManager.default.createDirectory(
+                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try data.write(to: file, options: .atomic)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        guard let error = attempt(file) else { return file }
+        let fallback = FileManager.default.temporaryDirectory.appendingPathComponent("MockNetwork")
+            .appendingPathComponent(file.lastPathComponent)
+        let written = fallback != file && attempt(fallback) == nil
+        FileHandle.standardError.write(
+            Data(
+                ("MockNetwork: cannot write the launch report to \(file.path) (\(error.localizedDescription)); "
+                    + (written
+                        ? "writing it to \(fallback.path), in the app's own container, instead.\n"
+                        : "it is not written.\n"))
+                    .utf8))
+        return written ? fallback : nil
+    }
+
+    /// The report of a registry whose log, failures and requests in flight are these.
+    private static func report(
+        _ settings: LaunchSettings, log: [RecordedRequest], failures: [MockFailure], inFlight: Int,
+        _ redaction: HTTPArchive.Redaction
+    ) -> MockLaunchReport {
+        // As the failing-test traffic report does: redacted as recordings are, one entry per request.
+        let entries = HTTPArchive(
+            entries: log.compactMap { MockRegistry.entry(for: $0, unanswered: "still waiting for its answer") }
+        ).redacted(redaction).entries
+        // An unmatched request's failure starts with the line its URLError's message starts with.
+        var unmatchedFailures: [(line: String, message: String)] = []
+        var others: [String] = []
+        for failure in failures {
+            let line = String(failure.message.prefix { $0 != "\n" })
+            if line.hasPrefix("MockNetwork: no handler for ") || line.hasPrefix("MockNetwork: no entry for ") {
+                unmatchedFailures.append((String(line.dropLast(line.hasSuffix(".") ? 1 : 0)), failure.message))
+            } else {
+                others.append(failure.message)
+            }
+        }
+        var requests: [MockLaunchReport.Request] = []
+        var unmatched: [MockLaunchReport.Unmatched] = []
+        for (recorded, entry) in zip(log, entries) {
+            let body = entry.request.body.flatMap { body -> String? in
+                guard !body.data.isEmpty, body.text != nil else { return nil }
+                return String(decoding: body.data.prefix(bodyLimit), as: UTF8.self)
+            }
+            requests.append(
+                MockLaunchReport.Request(
+                    method: entry.request.method, url: entry.request.url,
+                    status: entry.response.status == 0 ? nil : entry.response.status, error: entry.error, body: body))
+            guard case .failure(let text) = recorded.outcome,
+                let index = unmatchedFailures.firstIndex(where: { text.contains($0.line) })
+            else { continue }
+            let failure = unmatchedFailures.remove(at: index)
+            unmatched.append(
+                MockLaunchReport.Unmatched(
+                    method: entry.request.method, url: entry.request.url, message: failure.message))
+        }
+        // Failures of requests no longer in the log stay in the report, as failures.
+        return MockLaunchReport(
+            settings: settings, requests: requests, unmatched: unmatched,
+            failures: others + unmatchedFailures.map(\.message), inFlight: inFlight)
+    }
+}

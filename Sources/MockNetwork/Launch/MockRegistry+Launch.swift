@@ -1,0 +1,78 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension MockRegistry {
+    /// The registry a UI test asked the app for in its launch environment, or `nil` when the test
+    /// asked for none: then nothing is mocked, and nothing is made or read.
+    ///
+    /// A UI test runs the app in a process of its own and can only hand it an environment.
+    /// MockNetworkTesting's `mockNetwork(scenario:)` and `mockNetwork(archive:)` write it; call this
+    /// once at launch, in a development build, and use the registry's session (which keeps the
+    /// registry alive) wherever the app would use its own:
+    ///
+    /// ```swift
+    /// #if DEBUG
+    /// let session = try MockRegistry.launched(stubs: ["https://api.example.com/breeds.json": "breeds"])?.session
+    ///     ?? URLSession.shared
+    /// #else
+    /// let session = URLSession.shared
+    /// #endif
+    /// ```
+    ///
+    /// - `MOCKNETWORK_SCENARIO=empty` answers each URL of `stubs` with its file in the `empty` folder of
+    ///   `bundle` (`Fixtures/empty/breeds.json` or `empty/breeds.json`), as
+    ///   ``stubs(_:variant:in:unmatched:)`` does. Numbered files (`breeds.1.json`, `breeds.2.json`, …)
+    ///   answer one request each, in order, the last one every request after it: a flow.
+    /// - `MOCKNETWORK_ARCHIVE=checkout` answers from the HAR archive `checkout.har` in `bundle` (at its
+    ///   top or under `Archives/`, `Fixtures/`, `Fixtures/Archives/`), or from the file at a path (any
+    ///   value with a `/`); entries for one request answer in their recorded order. With
+    ///   `MOCKNETWORK_RECORD=once` (`rewrite`, `missing`) and a path, requests nothing answers go to the
+    ///   real server and are recorded into that file, redacted by `redaction`.
+    /// - With both, the scenario's stubs win over the archive's entries.
+    /// - A request nothing answers fails with a `URLError`, as in unit tests; it never reaches the network
+    ///   unless an archive is being recorded.
+    /// - `MOCKNETWORK_REPORT=/path/report.json`: what the registry saw (``MockLaunchReport``) is written
+    ///   there at launch and after every change, so the test reads it during the run or after the app exits.
+    ///
+    /// - Parameters:
+    ///   - stubs: full URLs and the names of the files that answer them in a scenario, as for
+    ///     ``stubs(_:variant:in:unmatched:)``; none for an app that only replays archives.
+    ///   - bundle: the bundle with the scenarios' folders and the archives: `.main` for an app.
+    ///   - redaction: what a recording and the report leave out; `Authorization`, `Cookie` and `Set-Cookie` unless given.
+    ///   - environment: where the test's choices are read; the process's environment unless given.
+    /// - Returns: the registry, or `nil` when the environment names neither a scenario nor an archive.
+    /// - Throws: ``MockLaunchError`` when the scenario or archive named is not in the bundle (naming
+    ///   those that are) or lacks files, or a recording is asked of a bundle name; ``HTTPArchive/LoadError``
+    ///   for a broken archive; ``MockNetworkError/invalidRecordMode(_:)`` for a bad `MOCKNETWORK_RECORD`.
+    ///   The error is also written to the report, so the test fails with it even when the app goes on
+    ///   without mocks. Show or log it; never fall back to the network silently.
+    public static func launched(
+        stubs: [String: String] = [:], in bundle: Bundle = .main, redaction: HTTPArchive.Redaction = .standard,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> MockRegistry? {
+        guard let settings = LaunchSettings(environment) else { return nil }
+        let registry = MockRegistry()
+        do {
+            // The scenario first: checking it writes nothing, and starting a recording writes the archive.
+            if let scenario = settings.scenario {
+                try LaunchScenario.register(scenario, routes: stubs, in: bundle, on: registry)
+            }
+            if let archive = settings.archive {
+                try LaunchArchive.use(
+                    archive, in: bundle, environment: environment, redaction: redaction, on: registry)
+            }
+        } catch {
+            if let file = settings.report {
+                LaunchReportWriter.write(MockLaunchReport(settings: settings, launchError: "\(error)"), to: file)
+            }
+            throw error
+        }
+        if let file = settings.report {
+            LaunchReportWriter.start(watching: registry, settings: settings, file: file, redaction: redaction)
+        }
+        return registry
+    }
+}

@@ -1,0 +1,60 @@
+// `Process` exists where a test can start a program: macOS, Linux and Windows, not iOS and the like.
+#if os(macOS) || os(Linux) || os(Windows)
+    import Foundation
+
+    /// Runs a program to its end, with a watchdog: one that does not end in time is terminated, and
+    /// the test fails instead of stalling the run.
+    enum DemoProcess {
+        /// Where the build puts `CatBreedsDemo`: next to this test target's resource bundle.
+        static let demoPath = Bundle.module.bundleURL.deletingLastPathComponent().path + "/CatBreedsDemo"
+
+        /// The demo, when it is built.
+        static var demo: URL? {
+            FileManager.default.isExecutableFile(atPath: demoPath) ? URL(fileURLWithPath: demoPath) : nil
+        }
+
+        struct Run {
+            let status: Int32
+            let output: String
+            let errors: String
+        }
+
+        struct Hung: Error, CustomStringConvertible {
+            let program: String
+            let seconds: TimeInterval
+            var description: String { "\(program) did not end within \(seconds) s and was terminated" }
+        }
+
+        static func run(_ program: URL, environment: [String: String], timeout: TimeInterval = 60) throws -> Run {
+            let process = Process()
+            process.executableURL = program
+            process.environment = environment
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            let ended = DispatchSemaphore(value: 0)
+            process.terminationHandler = { _ in ended.signal() }
+            try process.run()
+            // Read while it runs, so that a full pipe never blocks it.
+            let read = DispatchGroup()
+            let outputData = Shared(Data())
+            let errorData = Shared(Data())
+            for (pipe, data) in [(output, outputData), (errors, errorData)] {
+                DispatchQueue.global().async(group: read) {
+                    let bytes = pipe.fileHandleForReading.readDataToEndOfFile()
+                    data.update { $0 = bytes }
+                }
+            }
+            if ended.wait(timeout: .now() + timeout) == .timedOut {
+                process.terminate()
+                _ = ended.wait(timeout: .now() + 5)
+                throw Hung(program: program.lastPathComponent, seconds: timeout)
+            }
+            _ = read.wait(timeout: .now() + 5)
+            return Run(
+                status: process.terminationStatus, output: String(decoding: outputData.current, as: UTF8.self),
+                errors: String(decoding: errorData.current, as: UTF8.self))
+        }
+    }
+#endif
