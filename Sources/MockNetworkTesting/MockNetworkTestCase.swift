@@ -154,6 +154,19 @@
                 column: column, answer: response)
         }
 
+        /// Answers this test's requests that `match` describes with `response`, the same each time,
+        /// with no closure; see `MockRegistry`.
+        @discardableResult
+        public func register(
+            _ match: RequestMatch, expectedCalls: Int? = nil,
+            fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+            answer response: MockResponse
+        ) -> MockRoute {
+            mocks.register(
+                match, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line, column: column,
+                answer: response)
+        }
+
         /// Answers this test's requests for `url` with a handler in the tutorials' shape.
         @_disfavoredOverload  // a handler that only throws picks the MockResponse form
         @discardableResult

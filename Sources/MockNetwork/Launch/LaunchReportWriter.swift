@@ -14,8 +14,9 @@ import Foundation
 /// once more when the process exits, each time atomically (a reader never sees half a file).
 ///
 /// It looks for changes on a timer rather than being told of them: the request path has no hook for
-/// a request's end, and a look costs one lock and a few counts. It holds the registry's core weakly
-/// and stops once the core is gone.
+/// a request's end, and a look costs one lock and a few counts. It keeps the registry's core for the
+/// rest of the process (a launched registry serves the app until it ends), so no change goes
+/// unwritten because the app let its registry go.
 final class LaunchReportWriter: Sendable {
     /// How often a change is looked for.
     static let interval = DispatchTimeInterval.milliseconds(20)
@@ -35,14 +36,9 @@ final class LaunchReportWriter: Sendable {
         var written: Signature?
     }
 
-    /// The core, weakly: the writer must not keep a registry the app let go of alive.
-    private struct Watched {
-        weak var core: MockRegistry.Core?
-    }
-
     private let settings: LaunchSettings
     private let redaction: HTTPArchive.Redaction
-    private let watched: Locked<Watched>
+    private let core: MockRegistry.Core
     private let output: Locked<Output>
 
     private static let queue = DispatchQueue(label: "MockNetwork.launch-report")
@@ -54,7 +50,7 @@ final class LaunchReportWriter: Sendable {
     private init(core: MockRegistry.Core, settings: LaunchSettings, file: URL, redaction: HTTPArchive.Redaction) {
         self.settings = settings
         self.redaction = redaction
-        watched = Locked(Watched(core: core))
+        self.core = core
         output = Locked(Output(file: file, written: nil))
     }
 
@@ -76,16 +72,10 @@ final class LaunchReportWriter: Sendable {
     }
 
     private func scheduleLook() {
-        Self.queue.asyncAfter(deadline: .now() + Self.interval) { [weak self] in
-            self?.look()
-        }
+        Self.queue.asyncAfter(deadline: .now() + Self.interval) { self.look() }
     }
 
     private func look() {
-        guard watched.withLock({ $0.core }) != nil else {
-            Self.live.withLock { $0.removeAll { $0 === self } }
-            return
-        }
         writeIfChanged()
         scheduleLook()
     }
@@ -96,7 +86,6 @@ final class LaunchReportWriter: Sendable {
 
     /// Writes the report when the registry changed since the last write.
     private func writeIfChanged() {
-        guard let core = watched.withLock({ $0.core }) else { return }
         output.withLock { output in
             let snapshot: (Signature, [RecordedRequest], [MockFailure])? = core.state.withLock { state in
                 let signature = Signature(

@@ -197,6 +197,18 @@ extension MockRegistry {
             answer: response)
     }
 
+    /// Answers every request for `url` with `response`, with no closure (see the `String` form).
+    @discardableResult
+    public func register(
+        _ url: URL, method: String? = nil, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        answer response: MockResponse
+    ) -> MockRoute {
+        register(
+            url.absoluteString, method: method, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath,
+            line: line, column: column, answer: response)
+    }
+
     /// Answers every request that `match` describes with `response`, with no closure (see the
     /// `String` form).
     @discardableResult

@@ -131,15 +131,21 @@ struct HTTPCaching: Sendable {
     /// `answer` as the cache leaves it: a `304` to a revalidation becomes the stored answer (with the
     /// `304`'s fields), and an answer that may be stored is stored; an unsafe method's success removes
     /// what was stored for its URL. `request` is the one the handlers saw.
-    func settled(_ answer: MockRegistry.Answer, request: URLRequest, now: Date = Date()) -> MockRegistry.Answer {
+    ///
+    /// Called for each step of a redirect chain: an unsafe method's success (a redirect included)
+    /// removes what was stored; only the answer to the request's own URL, the chain's last step, is
+    /// merged or stored.
+    func settled(
+        _ answer: MockRegistry.Answer, request: URLRequest, last: Bool, now: Date = Date()
+    ) -> MockRegistry.Answer {
         guard case .success(let (response, body)) = answer.result else { return answer }
-        let key = URLRequest(url: url)
         guard method == "GET" else {
             if ["POST", "PUT", "PATCH", "DELETE"].contains(method), (200..<400).contains(response.statusCode) {
-                cache.cache.removeCachedResponse(for: key)
+                Self.storing.withLock { _ in cache.cache.removeCachedResponse(for: Self.key(url)) }
             }
             return answer
         }
+        guard last, request.url?.absoluteString == url.absoluteString else { return answer }
         if response.statusCode == 304, let entry = revalidating {
             var fields = Self.fields(of: entry.response)
             let replaced: Set<String> = ["content-length", "content-encoding", "transfer-encoding", "content-range"]
@@ -147,6 +153,11 @@ struct HTTPCaching: Sendable {
                 // One spelling of each name: the stored answer's is replaced by the 304's.
                 fields = fields.filter { $0.key.caseInsensitiveCompare(name) != .orderedSame }
                 fields[name] = value
+            }
+            // A 304 without a Date is as of now (RFC 9110, 6.6.1), or the old Date would keep it stale.
+            if response.value(forHTTPHeaderField: "Date") == nil {
+                fields = fields.filter { $0.key.caseInsensitiveCompare("Date") != .orderedSame }
+                fields["Date"] = HTTPDate.string(now)
             }
             guard
                 let merged = HTTPURLResponse(
@@ -166,21 +177,39 @@ struct HTTPCaching: Sendable {
     private func store(_ response: HTTPURLResponse, _ data: Data, request: URLRequest, now: Date) {
         var vary: [String: String] = [:]
         for name in Self.varyNames(of: response) { vary[name] = request.value(forHTTPHeaderField: name) ?? "" }
-        let key = URLRequest(url: url)
-        // Removed first: Foundation on Linux lists a key stored twice twice, and its next eviction
-        // then crashes on the copy that is already gone.
-        cache.cache.removeCachedResponse(for: key)
-        cache.cache.storeCachedResponse(
-            CachedURLResponse(
-                response: response, data: data,
-                userInfo: [Self.storedAtKey: now.timeIntervalSince1970, Self.varyKey: vary], storagePolicy: .allowed),
-            for: key)
+        let stored = CachedURLResponse(
+            response: response, data: data,
+            userInfo: [Self.storedAtKey: now.timeIntervalSince1970, Self.varyKey: vary], storagePolicy: .allowed)
+        // Removed first, and both under one lock: Foundation on Linux lists a key stored twice twice,
+        // and its next eviction then crashes on the copy that is already gone.
+        Self.storing.withLock { _ in
+            cache.cache.removeCachedResponse(for: Self.key(url))
+            cache.cache.storeCachedResponse(stored, for: Self.key(url))
+        }
+    }
+
+    /// Held while an answer is stored or removed, in any session's cache.
+    private static let storing = Locked(())
+
+    /// The request a URL's answer is filed under. Foundation on Linux files by host, port and path
+    /// only, so there the query (and scheme) go into the path, and two queries of one path are two
+    /// answers on both platforms.
+    static func key(_ url: URL) -> URLRequest {
+        #if canImport(FoundationNetworking)
+            if var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+                parts.percentEncodedPath += "/%3F" + (parts.scheme ?? "") + "%3F" + (parts.percentEncodedQuery ?? "")
+                parts.percentEncodedQuery = nil
+                parts.fragment = nil
+                if let filed = parts.url { return URLRequest(url: filed) }
+            }
+        #endif
+        return URLRequest(url: url)
     }
 
     /// What `cache` holds for `request`'s URL, when it is for that very URL (Foundation on Linux keys
     /// its cache by host, port and path only) and the fields its `Vary` names have the same values.
     private static func stored(for request: URLRequest, in cache: URLCache) -> Entry? {
-        guard let url = request.url, let cached = cache.cachedResponse(for: URLRequest(url: url)),
+        guard let url = request.url, let cached = cache.cachedResponse(for: key(url)),
             let response = cached.response as? HTTPURLResponse,
             response.url?.absoluteString == url.absoluteString
         else { return nil }

@@ -11,14 +11,8 @@ extension MockURLProtocol {
     /// Takes `answer` on to the client: through the network, a session delegate's challenge or a
     /// delay first when it asks for one.
     func proceed(_ answer: MockRegistry.Answer, _ registry: MockRegistry.Core, attempt: Int, inline: Bool) {
-        var answer = answer
         if case .success(let (response, _)) = answer.result {
-            let (configuration, caching) = exchange.withLock { ($0.configuration, $0.caching) }
-            SessionBehaviours.storeCookies(of: response, configuration: configuration)
-            // The final answer (not a redirect on the way, nor one the network gives) as the cache leaves it.
-            if let caching, answer.next == nil, !answer.passToNetwork {
-                answer = caching.settled(answer, request: answer.request ?? request)
-            }
+            SessionBehaviours.storeCookies(of: response, configuration: exchange.withLock { $0.configuration })
         }
         if answer.passToNetwork {
             passToNetwork(answer.request ?? request, registry: registry, number: answer.logNumber)
@@ -41,6 +35,11 @@ extension MockURLProtocol {
     /// anything else goes to the client (on Apple platforms a redirect too, with `wasRedirectedTo`:
     /// Foundation asks the delegate and loads the new request).
     private func afterWait(_ answer: MockRegistry.Answer, _ registry: MockRegistry.Core, inline: Bool = false) {
+        var answer = answer
+        // As the session's cache leaves it, once it is sure to go out (not timed out during its delay).
+        if let caching = exchange.withLock({ $0.caching }) {
+            answer = caching.settled(answer, request: answer.request ?? request, last: answer.next == nil)
+        }
         #if canImport(FoundationNetworking)
             if let next = answer.next, case .success(let (response, _)) = answer.result {
                 redirect(answer, response, to: next, registry)

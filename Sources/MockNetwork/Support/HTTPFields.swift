@@ -18,8 +18,12 @@ struct CacheDirectives {
 
     func has(_ name: String) -> Bool { directives[name] != nil }
 
-    /// A directive's number of seconds, such as `max-age`'s.
-    func seconds(_ name: String) -> TimeInterval? { directives[name].flatMap { TimeInterval($0) } }
+    /// A directive's number of seconds, such as `max-age`'s: a whole number, and 0 (stale at once)
+    /// for a value that is none, as RFC 9111 (1.2.2) asks.
+    func seconds(_ name: String) -> TimeInterval? {
+        guard let value = directives[name] else { return nil }
+        return Int(value).map { TimeInterval(max(0, $0)) } ?? 0
+    }
 }
 
 /// HTTP dates (`Sun, 06 Nov 1994 08:49:37 GMT`).

@@ -41,8 +41,9 @@
             let outputData = Shared(Data())
             let errorData = Shared(Data())
             for (pipe, data) in [(output, outputData), (errors, errorData)] {
+                let reading = pipe.fileHandleForReading
                 DispatchQueue.global().async(group: read) {
-                    let bytes = pipe.fileHandleForReading.readDataToEndOfFile()
+                    let bytes = reading.readDataToEndOfFile()
                     data.update { $0 = bytes }
                 }
             }

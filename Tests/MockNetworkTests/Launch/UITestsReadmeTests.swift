@@ -2,40 +2,58 @@
 #if os(macOS) || os(Linux) || os(Windows)
     import Foundation
     import MockNetworkTesting
-    import Testing
+    import XCTest
 
     /// The README's "UI tests" snippet, its test side as written, against the demo: on Linux there is
     /// no `XCUIApplication`, so `DemoApp` stands in for it, launching the built `CatBreedsDemo`.
-    @Test(.enabled(if: DemoProcess.demo != nil, "CatBreedsDemo is built next to the tests"))
-    func readmeUITestSnippetShowsTheEmptyScenarioAndReadsTheReport() throws {
-        let app = DemoApp()  // the README: `let app = XCUIApplication()`
-        app.launchEnvironment.mockNetwork(scenario: "empty")  // Fixtures/empty/ in the app's bundle
-        app.launch()
-        let report = try app.mockNetworkReport()  // what the app's mocks saw
-        #expect(report.unmatched.isEmpty)
-        #expect(report.requests.map(\.url) == ["https://cats.example.com/breeds.json"])
-        #expect(app.output == "== empty ==\nno breeds\n")
+    final class UITestsReadmeTests: XCTestCase {
+        func testTheReadmeSnippetShowsTheEmptyScenarioAndReadsTheReport() throws {
+            guard DemoProcess.demo != nil else { throw XCTSkip("CatBreedsDemo is not built next to the tests") }
+            let app = DemoApp()  // the README: `let app = XCUIApplication()`
+            app.launchEnvironment.mockNetwork(scenario: "empty")  // Fixtures/empty/ in the app's bundle
+            app.launch()
+            XCTAssertTrue(app.staticTexts["no breeds"].waitForExistence(timeout: 5))  // the screen first,
+            let report = try app.mockNetworkReport()  // then what the app's mocks saw
+            XCTAssertTrue(report.unmatched.isEmpty)
+            XCTAssertEqual(report.requests.map(\.url), ["https://cats.example.com/breeds.json"])
+            XCTAssertEqual(app.output, "== empty ==\nno breeds\n")
+        }
     }
 
     /// What the snippet uses of `XCUIApplication`, for the demo run as a process.
     final class DemoApp {
+        /// A text on the demo's screen, as `XCUIElement` for a static text.
+        struct Text {
+            let exists: Bool
+            /// The demo has ended when this is asked: its screen is all there is.
+            func waitForExistence(timeout: TimeInterval) -> Bool { exists }
+        }
+
+        /// As `XCUIApplication.staticTexts`: a text is there when the demo printed it on a line.
+        struct Texts {
+            let lines: [String]
+            subscript(label: String) -> Text { Text(exists: lines.contains(label)) }
+        }
+
         /// As `XCUIApplication.launchEnvironment`; starts from this process's, without MockNetwork's variables.
         var launchEnvironment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MOCKNETWORK_") }
         /// What the demo printed.
         private(set) var output = ""
 
-        /// Runs the demo to its end; a failure to run it is an issue of the test.
-        func launch() {
+        var staticTexts: Texts { Texts(lines: output.split(separator: "\n").map(String.init)) }
+
+        /// Runs the demo to its end; a failure to run it fails the test.
+        func launch(file: StaticString = #filePath, line: UInt = #line) {
             guard let demo = DemoProcess.demo else {
-                Issue.record("CatBreedsDemo is not built")
+                XCTFail("CatBreedsDemo is not built", file: file, line: line)
                 return
             }
             do {
                 let run = try DemoProcess.run(demo, environment: launchEnvironment)
-                #expect(run.status == 0, "\(run.errors)")
+                XCTAssertEqual(run.status, 0, run.errors, file: file, line: line)
                 output = run.output
             } catch {
-                Issue.record(error)
+                XCTFail("\(error)", file: file, line: line)
             }
         }
 
