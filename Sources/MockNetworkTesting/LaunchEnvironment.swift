@@ -6,7 +6,7 @@ import MockNetwork
 #endif
 
 /// A UI test's side of the app's mocks: what to put in the app's launch environment, and reading
-/// back what the app's mocks saw (``MockLaunchReport``). `XCUIApplication.launchEnvironment` is a
+/// back what the app's mocks saw (`MockLaunchReport`). `XCUIApplication.launchEnvironment` is a
 /// `[String: String]`, so these work on it as on any environment, for a process of your own too.
 ///
 /// ```swift
@@ -65,9 +65,9 @@ extension Dictionary where Key == String, Value == String {
     /// returns it; after `timeout` seconds it returns the report as it is. To read in the middle of a
     /// flow, say what to wait for: `mockNetworkReport { $0.requests.count == 2 }`.
     ///
-    /// - Throws: ``MockLaunchError/launchFailed(_:)`` when the app's mocks failed at launch (the
-    ///   scenario or archive named does not exist, say), ``MockLaunchError/reportNotWritten(path:timeout:)``
-    ///   when no report came, ``MockLaunchError/noReportPath`` when this environment names no report.
+    /// - Throws: `MockLaunchError.launchFailed` when the app's mocks failed at launch (the
+    ///   scenario or archive named does not exist, say), `MockLaunchError.reportNotWritten`
+    ///   when no report came, `MockLaunchError.noReportPath` when this environment names no report.
     public func mockNetworkReport(
         timeout: TimeInterval = 5, until condition: (MockLaunchReport) -> Bool = { $0.inFlight == 0 }
     ) throws -> MockLaunchReport {

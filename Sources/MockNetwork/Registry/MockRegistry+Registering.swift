@@ -184,6 +184,10 @@ extension MockRegistry {
     ///   - url: the full URL, query included; see ``RequestMatch`` for looser matching.
     ///   - method: when given, only requests with this HTTP method.
     ///   - expectedCalls: when given, the test fails at its end unless this many requests were answered.
+    ///   - fileID: where the registration is, for failures that point at it; leave the default.
+    ///   - filePath: where the registration is; leave the default.
+    ///   - line: where the registration is; leave the default.
+    ///   - column: where the registration is; leave the default.
     ///   - response: the answer to every request.
     @discardableResult
     public func register(
