@@ -24,7 +24,7 @@ import Foundation
 struct HTTPCaching: Sendable {
     /// What to do with a request before the handlers see it.
     enum Lookup {
-        /// Load it from the handlers: ``HTTPCaching/settled(_:)`` then keeps (or merges) the answer.
+        /// Load it from the handlers: `settled(_:request:last:now:)` then keeps (or merges) the answer.
         case load(HTTPCaching)
         /// Answer it from the cache: the handlers never see it, as a server would not.
         case stored(HTTPURLResponse, Data)
