@@ -13,8 +13,9 @@ import MockNetwork
 /// let app = XCUIApplication()
 /// app.launchEnvironment.mockNetwork(scenario: "empty")
 /// app.launch()
+/// XCTAssertTrue(app.staticTexts["no breeds"].waitForExistence(timeout: 5))  // the screen first
 /// let report = try app.launchEnvironment.mockNetworkReport()
-/// #expect(report.unmatched.isEmpty)
+/// XCTAssertTrue(report.unmatched.isEmpty)
 /// ```
 extension Dictionary where Key == String, Value == String {
     /// Asks the app launched with this environment to answer from the stub variant `scenario`
