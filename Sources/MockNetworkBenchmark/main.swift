@@ -138,6 +138,9 @@ func residentBytes() -> Int {
     #endif
 }
 
+/// Kept for row 1q's delegate queue (an `OperationQueue` does not keep its `underlyingQueue`).
+let delegateDispatchQueue = DispatchQueue(label: "MockNetworkBenchmark.delegate")
+
 /// The tutorials' protocol on a session without cache or cookie storage, as MockNetwork's session
 /// is: URLSession's own cost, the floor for MockNetwork's.
 func floorConfiguration() -> URLSessionConfiguration {
@@ -200,6 +203,13 @@ do {
     // 1n. The same protocol through a session without cache or cookie storage, as MockNetwork's
     //     session is: URLSession's own cost, the floor for MockNetwork's.
     let bare = URLSession(configuration: floorConfiguration())
+
+    // 1q. The same, with a delegate queue like MockNetwork's sessions' (serial, on a Dispatch queue
+    //     of its own rather than the pool Swift concurrency shares): the floor with that setting too.
+    let delegateQueue = OperationQueue()
+    delegateQueue.maxConcurrentOperationCount = 1
+    delegateQueue.underlyingQueue = delegateDispatchQueue
+    let bareOwnQueue = URLSession(configuration: floorConfiguration(), delegate: nil, delegateQueue: delegateQueue)
 
     // 2. MockNetwork, one handler (a closure: it runs on a thread of MockNetwork's, and the answer
     //    comes back into `startLoading`).
@@ -266,7 +276,7 @@ do {
     // them alike; each row's figure is the median of its rounds.
     let sessions = [
         tutorial, one.session, many.session, inline.session, trait.session, manyPatterns.session, fewPatterns.session,
-        exactAmongPatterns.session, bare, asyncOne.session, templates.session, constant.session,
+        exactAmongPatterns.session, bare, asyncOne.session, templates.session, constant.session, bareOwnQueue,
     ]
     for session in sessions { try await fetch(session, target, times: 500) }
     let rounds = 20
@@ -320,6 +330,7 @@ do {
     report("2d the same 200 bytes in one piece, data delegate", median(streamRounds[1]))
     report("3t 1,000 path templates, a template answers", median(perRound[10]))
     report("2k MockNetwork, a constant answer (no closure, inline)", median(perRound[11]))
+    report("1q row 1n with a delegate queue like MockNetwork's", median(perRound[12]))
 
     // 2t. Timing: 10 streams of 20 pieces, one every 10 ms, to a data delegate; how late each piece
     //     came after its time (measured from the response's arrival at the delegate).
@@ -510,6 +521,7 @@ do {
     print("targets:")
     mark("2a sequence / 1n", rows[3].1 / rows[8].1, 1.05)
     mark("2k constant answer / 1n", rows[13].1 / rows[8].1, 1.05)
+    mark("2k constant answer / 1q (the same delegate queue)", rows[13].1 / rows[14].1, 1.05)
     mark("2 handler / 1n", rows[1].1 / rows[8].1, 1.15)
     mark("2c async handler / 2", rows[9].1 / rows[1].1, 1.15)
     mark("2b trait's path / 2", rows[4].1 / rows[1].1, 1.10)
