@@ -39,20 +39,15 @@ enum LaunchScenario {
             throw MockLaunchError.incompleteScenario(scenario, missing: missing, bundle: bundlePath)
         }
         for (url, files) in found {
-            if files.count == 1 {
-                registry.register(url) { _ in
-                    try AppStubs.response(files[0], variant: scenario, root: root, bundlePath: bundlePath)
+            // One file answers every request; a numbered sequence one each, its last one every request after.
+            let calls = Locked(0)
+            registry.register(url) { _ in
+                let call = calls.withLock { count in
+                    count += 1
+                    return count
                 }
-            } else {
-                let calls = Locked(0)
-                registry.register(url) { _ in
-                    let call = calls.withLock { count in
-                        count += 1
-                        return count
-                    }
-                    let file = files[min(call, files.count) - 1]
-                    return try AppStubs.response(file, variant: scenario, root: root, bundlePath: bundlePath)
-                }
+                let file = files[min(call, files.count) - 1]
+                return try AppStubs.response(file, variant: scenario, root: root, bundlePath: bundlePath)
             }
         }
     }
@@ -61,7 +56,7 @@ enum LaunchScenario {
     /// sequence (`breeds.1.json`, `breeds.2.json`, …) when its first file exists, else the one file;
     /// none when neither exists.
     static func files(of name: String, in variant: String, root: URL) -> [String] {
-        let file = URL(fileURLWithPath: name).pathExtension.isEmpty ? name + ".json" : name
+        let file = AppStubs.fileName(name)
         let ext = (file as NSString).pathExtension
         let base = (file as NSString).deletingPathExtension
         var sequence: [String] = []

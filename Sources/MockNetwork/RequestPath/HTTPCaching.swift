@@ -79,29 +79,23 @@ struct HTTPCaching: Sendable {
             request.value(forHTTPHeaderField: "If-None-Match") != nil
             || request.value(forHTTPHeaderField: "If-Modified-Since") != nil
         if requestDirectives.has("no-store") || ownValidation { return load() }
-        switch policy {
-        case .reloadIgnoringLocalCacheData, .reloadIgnoringLocalAndRemoteCacheData:
+        if policy == .reloadIgnoringLocalCacheData || policy == .reloadIgnoringLocalAndRemoteCacheData {
             return load()
-        default: break
         }
-        let entry = stored(for: request, in: urlCache)
-        switch policy {
-        case .returnCacheDataElseLoad, .returnCacheDataDontLoad:
-            if let entry { return .stored(entry.response, entry.data) }
-            if policy == .returnCacheDataDontLoad {
-                return .unavailable(
-                    URLError(
-                        .resourceUnavailable,
-                        userInfo: [
-                            NSLocalizedDescriptionKey:
-                                "MockNetwork: nothing is stored in the session's URL cache for GET "
-                                + "\(url.absoluteString), and the request's cache policy is .returnCacheDataDontLoad."
-                        ]))
-            }
-            return load()
-        default: break
+        guard let entry = stored(for: request, in: urlCache) else {
+            guard policy == .returnCacheDataDontLoad else { return load() }
+            return .unavailable(
+                URLError(
+                    .resourceUnavailable,
+                    userInfo: [
+                        NSLocalizedDescriptionKey:
+                            "MockNetwork: nothing is stored in the session's URL cache for GET "
+                            + "\(url.absoluteString), and the request's cache policy is .returnCacheDataDontLoad."
+                    ]))
         }
-        guard let entry else { return load() }
+        if policy == .returnCacheDataElseLoad || policy == .returnCacheDataDontLoad {
+            return .stored(entry.response, entry.data)
+        }
         let responseDirectives = CacheDirectives(entry.response.value(forHTTPHeaderField: "Cache-Control"))
         let asksServer =
             policy == .reloadRevalidatingCacheData || requestDirectives.has("no-cache")
@@ -118,14 +112,6 @@ struct HTTPCaching: Sendable {
         if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         if let lastModified { request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
         return load(entry)
-    }
-
-    private init(cache: Cache, url: URL, method: String, revalidating: Entry?, keeps: Bool) {
-        self.cache = cache
-        self.keeps = keeps
-        self.url = url
-        self.method = method
-        self.revalidating = revalidating
     }
 
     /// `answer` as the cache leaves it: a `304` to a revalidation becomes the stored answer (with the

@@ -50,9 +50,14 @@ extension MockRegistry {
 
 /// Reading the files of ``MockRegistry/stubs(_:variant:in:unmatched:)``.
 enum AppStubs {
+    /// The file a stub `name` is read from: `name` itself, or `name.json` when it has no extension.
+    static func fileName(_ name: String) -> String {
+        URL(fileURLWithPath: name).pathExtension.isEmpty ? name + ".json" : name
+    }
+
     /// The paths, relative to the bundle's resources, where the file `name` of `variant` may be.
     static func candidates(for name: String, variant: String) -> [String] {
-        let file = URL(fileURLWithPath: name).pathExtension.isEmpty ? name + ".json" : name
+        let file = fileName(name)
         let inVariant = variant.isEmpty ? file : variant + "/" + file
         return ["Fixtures/" + inVariant, inVariant]
     }
