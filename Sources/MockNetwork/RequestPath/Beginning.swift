@@ -9,7 +9,7 @@ import Foundation
 /// behaviours; then an answer that runs no user code at once, or the hop to a handler's thread.
 extension MockURLProtocol {
     func begin() {
-        guard let (registry, configuration) = MockRegistry.Directory.destination(of: type(of: self)) else {
+        guard let (registry, registryConfiguration) = MockRegistry.Directory.destination(of: type(of: self)) else {
             finishNow(MockRegistry.Answer(result: .failure(Self.releasedError)))
             return
         }
@@ -21,6 +21,9 @@ extension MockURLProtocol {
                 return
             }
         #endif
+        // The settings of the session that made the task (a client may have copied the registry's
+        // configuration and changed the copy); the registry's own when that cannot be read.
+        let configuration = TaskInternals.sessionConfiguration(of: task) ?? registryConfiguration
         let body: Data
         do {
             body = try RequestBody.read(from: request, task: task)

@@ -6,8 +6,9 @@ import Foundation
 
 /// What a session does around every exchange with a server, which Foundation on Linux does only in
 /// its own HTTP protocol: the configuration's extra headers, a POST body's default type, and cookies.
-/// MockNetwork does them for its requests, from the configuration the registry made for the
-/// session, the same way on every platform (each step leaves alone what is already there).
+/// MockNetwork does them for its requests, from the configuration of the session that made the task
+/// (a copy a client changed included), the same way on every platform (each step leaves alone what
+/// is already there).
 enum SessionBehaviours {
     /// `request` as a server would receive it from a session with `configuration`.
     static func prepared(_ request: URLRequest, configuration: URLSessionConfiguration?) -> URLRequest {

@@ -56,5 +56,20 @@ enum TaskInternals {
             }
             return nil
         }
+    #else
+        /// The session a task belongs to: Apple's tasks answer `session` (not public API, so asked
+        /// only when the task responds to it, and `nil` otherwise).
+        static func session(of task: URLSessionTask) -> URLSession? {
+            guard task.responds(to: NSSelectorFromString("session")) else { return nil }
+            return task.value(forKey: "session") as? URLSession
+        }
     #endif
+
+    /// The configuration of the session that made `task`, as Foundation froze it when the session
+    /// was made: the settings a real server's exchange would have used (a client may copy the
+    /// configuration a registry gave it and change the copy). `nil` when it cannot be read.
+    static func sessionConfiguration(of task: URLSessionTask?) -> URLSessionConfiguration? {
+        guard let task, let session = session(of: task) else { return nil }
+        return session.configuration
+    }
 }

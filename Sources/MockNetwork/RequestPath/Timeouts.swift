@@ -12,8 +12,8 @@ enum Timeouts {
     /// configuration's `timeoutIntervalForRequest`; never longer than its
     /// `timeoutIntervalForResource`. `.infinity` when there is none.
     ///
-    /// `configuration` is the one the registry made for the session's protocol class: Foundation
-    /// copies neither session timeout into the request a protocol sees.
+    /// `configuration` is that of the session that made the task: Foundation copies neither session
+    /// timeout into the request a protocol sees.
     static func timeout(of request: URLRequest, configuration: URLSessionConfiguration?) -> TimeInterval {
         var timeout = request.timeoutInterval
         if let configuration {
