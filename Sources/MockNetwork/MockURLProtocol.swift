@@ -50,6 +50,37 @@ public class MockURLProtocol: URLProtocol {
 
     let exchange = Locked(Exchange())
 
+    // Made by Foundation for a task's request. The request counts as started from here, not from
+    // `startLoading`: on Linux Foundation makes the protocol inside the task's `resume()` (for a
+    // session without a URL cache), so a test that resumes a task and ends at once still waits for
+    // it and reports what became of it.
+    #if canImport(FoundationNetworking)
+        /// Made by Foundation for a task's request; the request counts as started from here.
+        public required init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?)
+        {
+            super.init(request: request, cachedResponse: cachedResponse, client: client)
+            noteCreated()
+        }
+    #else
+        /// Made by Foundation for a task's request; the request counts as started from here.
+        override public init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?)
+        {
+            super.init(request: request, cachedResponse: cachedResponse, client: client)
+            noteCreated()
+        }
+    #endif
+
+    private func noteCreated() {
+        guard let (registry, _) = MockRegistry.Directory.destination(of: type(of: self)) else { return }
+        registry.created(id, request)
+        exchange.withLock { $0.registry = registry }
+    }
+
+    deinit {
+        // A protocol Foundation made and dropped without starting (or stopping) it ends here.
+        exchange.withLock { $0.registry }?.ended(id)
+    }
+
     /// Takes every request, whatever its scheme: a request no handler matches fails instead of
     /// reaching the network.
     override public class func canInit(with request: URLRequest) -> Bool { true }

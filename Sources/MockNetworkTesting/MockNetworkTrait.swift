@@ -223,8 +223,8 @@
             _ registry: MockRegistry, _ processWide: ProcessWideUse, fallback: MockNetwork.SourceLocation,
             test: Test, failed: FailureFlag
         ) async {
-            // A request the test started and did not await may not have reached its session yet.
-            for _ in 0..<3 { await Task.yield() }
+            // A `Task` the test made and did not await may not have resumed its request yet.
+            await Lifecycle.letEarlierJobsRun()
             let fail = { (failure: MockFailure) in
                 #if !compiler(>=6.2)
                     failed.set()  // no issue handler sees it

@@ -51,21 +51,32 @@ extension MockRegistry {
         }
     }
 
+    /// Failures for the end of a test, in the order to report them: first it waits, bounded, for
+    /// the requests the test started (see ``settle()``), then takes what was noticed (unmatched
+    /// requests, invalid registrations and responses), then adds handlers whose expected number of
+    /// calls was not met and requests still in flight. Forgets all it returns.
+    ///
+    /// Reading what was noticed only after the wait matters: a request resumed just before the end
+    /// records "no handler" during the wait.
+    package func settledFailures() -> [MockFailure] {
+        let open = settle()
+        let noticed = takeFailures()
+        return noticed + endOfTestFailures(open: open)
+    }
+
     /// Failures for the end of a test: handlers whose expected number of calls was not met, and
-    /// requests still in flight, counting those of ``session`` that have not reached MockNetwork
-    /// yet (resumed, but `startLoading` not called). Forgets the expectations it reported.
+    /// requests still in flight, counting those resumed that have not reached MockNetwork yet.
+    /// Forgets the expectations it reported. Waits as ``settledFailures()`` does, but does not take
+    /// the failures noticed meanwhile.
     package func endOfTestFailures() -> [MockFailure] {
-        let unstarted = unstartedTasks()
+        endOfTestFailures(open: settle())
+    }
+
+    private func endOfTestFailures(open: [URLRequest]) -> [MockFailure] {
         // Requests a gate still holds are reported as held (and end), not as in flight.
         let gates = state.withLock { $0.gates }
         let held = gates.flatMap(\.held).map { MockRegistry.shortened("\($0.method) \($0.url.absoluteString)") }
         let heldFailures = gates.flatMap { $0.endOfTest() }
-        // A request answered just now (one the test did not await, say) is out of flight within a
-        // moment: wait that moment before calling it in flight.
-        let deadline = DispatchTime.now() + .milliseconds(50)
-        while state.withLock({ $0.inFlight.count > held.count }), DispatchTime.now() < deadline {
-            Thread.sleep(forTimeInterval: 0.002)
-        }
         return state.withLock { state in
             var out: [MockFailure] = heldFailures + unusedHandlerFailures(state)
             for route in state.routes.values.sorted(by: { $0.id < $1.id }) {
@@ -78,11 +89,7 @@ extension MockRegistry {
                         location: route.location))
                 state.routes[route.id]?.expectedCalls = nil
             }
-            let begun = Set(state.inFlight.values.compactMap(\.taskID))
-            let requests =
-                state.inFlight.values.map(\.request)
-                + unstarted.filter { !begun.contains(ObjectIdentifier($0)) }.compactMap(\.originalRequest)
-            var pending = requests.map {
+            var pending = open.map {
                 MockRegistry.shortened("\(RecordedRequest.method(of: $0)) \($0.url?.absoluteString ?? "")")
             }
             .sorted()
@@ -102,34 +109,66 @@ extension MockRegistry {
         }
     }
 
-    /// The tasks of ``session`` that were resumed but have neither reached MockNetwork nor ended.
+    /// Waits, bounded, until every request the test started has ended, and returns those still open.
     ///
-    /// A task that is only between its answer and its end is gone after a short wait; one that
-    /// has not started is then still running (or has begun, and is counted as in flight).
-    private func unstartedTasks() -> [URLSessionTask] {
-        let running = Self.runningTasks(of: session)
-        var candidates = running.filter { task in
-            let id = ObjectIdentifier(task)
-            return !state.withLock { $0.inFlight.values.contains { $0.taskID == id } }
-        }
-        let deadline = DispatchTime.now() + .milliseconds(50)
-        while !candidates.isEmpty, DispatchTime.now() < deadline {
+    /// What counts as started, from the earliest moment MockNetwork can know it, without a race:
+    /// - a task of a session that sent this registry requests (its own ``session``, sessions made
+    ///   from ``configuration`` or a copy) that is running: Foundation lists it from `resume()` on;
+    /// - a request whose protocol Foundation made (on Linux inside `resume()` itself, which covers
+    ///   the first request of a new session too), until it begins;
+    /// - a request that began and has not ended.
+    /// Requests not begun yet are waited for up to two seconds (a busy machine may take a while to
+    /// call `startLoading`); once only begun ones remain, they get 50 ms to end (one the test did
+    /// not await may be just answered). A request a gate holds counts as ended here.
+    func settle() -> [URLRequest] {
+        var tasks = Self.runningTasks(of: [session] + core.notedSessions)
+        let start = DispatchTime.now()
+        var begunOnlySince: DispatchTime?
+        while true {
+            let (inFlight, created, heldCount) = state.withLock { state in
+                (state.inFlight, state.created, state.gates.reduce(0) { $0 + $1.held.count })
+            }
+            let begun = Set(inFlight.values.compactMap(\.taskID))
+            tasks = tasks.filter { $0.state == .running && !begun.contains(ObjectIdentifier($0)) }
+            let open = inFlight.values.map(\.request) + created.values.map { $0 }
+            let notBegun = !tasks.isEmpty || !created.isEmpty
+            if !notBegun && inFlight.count <= heldCount { return [] }
+            let now = DispatchTime.now()
+            if notBegun {
+                begunOnlySince = nil
+            } else if begunOnlySince == nil {
+                begunOnlySince = now
+            }
+            let waited = now.uptimeNanoseconds - start.uptimeNanoseconds
+            let quiet = begunOnlySince.map { now.uptimeNanoseconds - $0.uptimeNanoseconds } ?? 0
+            if waited > 2_000_000_000 || quiet > 50_000_000 {
+                // Requests not begun, and not made by a protocol, are named from their task.
+                let createdURLs = Set(created.values.compactMap(\.url))
+                return open
+                    + tasks.compactMap(\.originalRequest).filter { request in
+                        !createdURLs.contains { $0 == request.url }
+                    }
+            }
             Thread.sleep(forTimeInterval: 0.002)
-            candidates = candidates.filter { $0.state == .running }
         }
-        return candidates
     }
 
-    /// The session's tasks that are running now (resumed and not ended).
-    private static func runningTasks(of session: URLSession) -> [URLSessionTask] {
-        let found = Locked<[URLSessionTask]?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        session.getAllTasks { tasks in
-            found.withLock { $0 = tasks.filter { $0.state == .running } }
-            done.signal()
+    /// The tasks of `sessions` that are running now (resumed and not ended); each session is asked
+    /// for at most a second (its delegate queue answers, and a test may have blocked it).
+    private static func runningTasks(of sessions: [URLSession]) -> [URLSessionTask] {
+        var seen = Set<ObjectIdentifier>()
+        let sessions = sessions.filter { seen.insert(ObjectIdentifier($0)).inserted }
+        let found = Locked<[URLSessionTask]>([])
+        let group = DispatchGroup()
+        for session in sessions {
+            group.enter()
+            session.getAllTasks { tasks in
+                found.withLock { $0 += tasks.filter { $0.state == .running } }
+                group.leave()
+            }
         }
-        _ = done.wait(timeout: .now() + 1)
-        return found.withLock { $0 } ?? []
+        _ = group.wait(timeout: .now() + 1)
+        return found.withLock { $0 }
     }
 
     /// Where the first handler still registered was registered: a place in the test's own file.

@@ -277,9 +277,9 @@ extension MockRegistry {
             // `MockRoute` kept from before the reset does not read a new route's count.
             // Requests answered after the reset are numbered past the old log, so their answers
             // do not land on a new request's entry.
-            let (inFlight, nextID) = (state.inFlight, state.nextID)
+            let (inFlight, created, nextID) = (state.inFlight, state.created, state.nextID)
             state = State(logLimit: state.log.limit, logged: state.log.total)
-            (state.inFlight, state.nextID) = (inFlight, nextID)
+            (state.inFlight, state.created, state.nextID) = (inFlight, created, nextID)
         }
     }
 }

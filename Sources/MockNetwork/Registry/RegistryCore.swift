@@ -33,15 +33,49 @@ extension MockRegistry {
 
         // MARK: In flight
 
+        /// Foundation made the protocol for `request`: the request counts from here (see
+        /// `MockURLProtocol.init`), until it ends or its protocol goes.
+        func created(_ id: Int, _ request: URLRequest) {
+            state.withLock { $0.created[id] = request }
+        }
+
         func began(
             _ id: Int, _ request: URLRequest, task: URLSessionTask?, release: @escaping @Sendable () -> Void
         ) {
             let taskID = task.map(ObjectIdentifier.init)
-            state.withLock { $0.inFlight[id] = InFlight(request: request, taskID: taskID, release: release) }
+            state.withLock { state in
+                state.created[id] = nil
+                state.inFlight[id] = InFlight(request: request, taskID: taskID, release: release)
+            }
         }
 
         func ended(_ id: Int) {
-            _ = state.withLock { $0.inFlight.removeValue(forKey: id) }
+            state.withLock { state in
+                state.created[id] = nil
+                state.inFlight[id] = nil
+            }
+        }
+
+        /// The sessions that sent the registry requests (its own, those made from its `configuration`
+        /// or a copy of it): a test's end asks them for tasks resumed and not begun.
+        private let sessions = Locked<[ObjectIdentifier: WeakSession]>([:])
+
+        struct WeakSession: @unchecked Sendable {  // `URLSession` is thread-safe; only read through `session`
+            weak var session: URLSession?
+        }
+
+        func noteSession(_ session: URLSession) {
+            let key = ObjectIdentifier(session)
+            sessions.withLock { sessions in
+                guard sessions[key]?.session == nil else { return }
+                if sessions.count >= 64 { sessions = sessions.filter { $0.value.session != nil } }
+                sessions[key] = WeakSession(session: session)
+            }
+        }
+
+        /// The sessions noted by ``noteSession(_:)`` that are still alive.
+        var notedSessions: [URLSession] {
+            sessions.withLock { $0.values.compactMap(\.session) }
         }
 
         /// Fails every request still waiting for an answer: the registry and its session are gone.

@@ -124,6 +124,9 @@ extension MockRegistry {
         var log: RequestLog
         var failures: [MockFailure] = []
         var inFlight: [Int: InFlight] = [:]
+        /// Requests whose protocol Foundation made (on Linux, inside the task's `resume()`) that have
+        /// not begun yet: counted from there, so a test's end waits for them.
+        var created: [Int: URLRequest] = [:]
         var responses: [String: CachedResponse] = [:]
         /// The archive this registry replays or records, if any.
         var archive: ArchiveBinding?

@@ -23,7 +23,9 @@ extension MockURLProtocol {
         #endif
         // The settings of the session that made the task (a client may have copied the registry's
         // configuration and changed the copy); the registry's own when that cannot be read.
-        let configuration = TaskInternals.sessionConfiguration(of: task) ?? registryConfiguration
+        let session = task.flatMap(TaskInternals.session(of:))
+        if let session { registry.noteSession(session) }
+        let configuration = session?.configuration ?? registryConfiguration
         let body: Data
         do {
             body = try RequestBody.read(from: request, task: task)

@@ -36,8 +36,8 @@ struct Exchange {
     var stopped = false
     var waiting = Waiting.handler
     weak var registry: MockRegistry.Core?
-    /// The configuration of the session that made the task (see `TaskInternals.sessionConfiguration`):
-    /// its timeouts, headers, cookies and cache.
+    /// The configuration of the session that made the task, as Foundation froze it (see
+    /// `TaskInternals.session(of:)`): its timeouts, headers, cookies and cache.
     var configuration: URLSessionConfiguration?
     /// The request's timeout in seconds (`.infinity` for none), and when it ends.
     var timeout: TimeInterval = .infinity

@@ -64,12 +64,4 @@ enum TaskInternals {
             return task.value(forKey: "session") as? URLSession
         }
     #endif
-
-    /// The configuration of the session that made `task`, as Foundation froze it when the session
-    /// was made: the settings a real server's exchange would have used (a client may copy the
-    /// configuration a registry gave it and change the copy). `nil` when it cannot be read.
-    static func sessionConfiguration(of task: URLSessionTask?) -> URLSessionConfiguration? {
-        guard let task, let session = session(of: task) else { return nil }
-        return session.configuration
-    }
 }

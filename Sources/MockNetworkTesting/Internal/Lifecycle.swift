@@ -6,7 +6,24 @@ enum Lifecycle {
     /// Reports what `registry` noticed (unmatched requests, invalid registrations and responses,
     /// unmet expected call counts, requests still in flight) through `fail`, then forgets it.
     static func report(_ registry: MockRegistry, through fail: (MockFailure) -> Void) {
-        for failure in registry.takeFailures() + registry.endOfTestFailures() { fail(failure) }
+        for failure in registry.settledFailures() { fail(failure) }
+    }
+
+    /// Lets the jobs the concurrency pool took before this call run their first step: a `Task` the
+    /// test made and did not await, which resumes its request there.
+    ///
+    /// The pool takes jobs in order. One job per pool thread is started here, and each waits (at most
+    /// 200 ms) until all of them run at once: by then every pool thread has finished what it ran
+    /// before, so every job queued earlier than these has run its step. A test that blocks a pool
+    /// thread only makes this wait its bound.
+    static func letEarlierJobsRun() async {
+        let width = ProcessInfo.processInfo.activeProcessorCount
+        let arrived = Rendezvous(width)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<width {
+                group.addTask { arrived.arriveAndWait(upTo: 0.2) }
+            }
+        }
     }
 
     /// Reports, calls `beforeReset` (the test's traffic is still there to attach), then cancels what
@@ -31,5 +48,23 @@ enum Lifecycle {
         } else {
             for failure in registry.takeFailures() { fail(failure) }
         }
+    }
+}
+
+/// A meeting point for `count` threads: each waits until all have arrived, or its time is up.
+final class Rendezvous: @unchecked Sendable {  // `arrived` is only read and written while `condition` is locked
+    private let condition = NSCondition()
+    private let count: Int
+    private var arrived = 0
+
+    init(_ count: Int) { self.count = count }
+
+    func arriveAndWait(upTo seconds: TimeInterval) {
+        let limit = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        arrived += 1
+        condition.broadcast()
+        while arrived < count, condition.wait(until: limit) {}
     }
 }

@@ -1,0 +1,124 @@
+import Foundation
+import MockNetwork
+import MockNetworkTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Keeps every core busy while a test runs, as a loaded CI machine is.
+final class BusyCores: Sendable {
+    private let stop = Locked(false)
+    private let threads: Int
+
+    init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.threads = threads
+        for _ in 0..<threads {
+            let thread = Thread { [stop] in
+                var spin = 0
+                while !stop.withLock({ $0 }) {
+                    for _ in 0..<10_000 { spin &+= 1 }
+                }
+                _ = spin
+            }
+            thread.start()
+        }
+    }
+
+    func end() { stop.withLock { $0 = true } }
+
+    /// A lock box of the tests' own, for the flag.
+    final class Locked<Value>: @unchecked Sendable {  // `value` is only touched while `lock` is held
+        private let lock = NSLock()
+        private var value: Value
+        init(_ value: Value) { self.value = value }
+        func withLock<T>(_ body: (inout Value) -> T) -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&value)
+        }
+    }
+}
+
+/// A request resumed and never awaited is never lost: the end of the test (or `verify()`) waits
+/// for it and reports what became of it, however busy the machine, from the moment the task was
+/// resumed rather than from when Foundation got round to starting it.
+@Suite(.serialized) struct FireAndForgetTests {
+    static let rounds = 200
+    static let address = "https://api.example.com/fire-and-forget"
+
+    /// Whether `issue` is MockNetwork's report of the request: unmatched, or still in flight.
+    static func reportsTheRequest(_ issue: Issue) -> Bool {
+        let text = issue.messages.joined(separator: " ")
+        return text.contains("no handler for GET \(address)")
+            || text.contains("still in flight when the test ended: GET \(address)")
+    }
+
+    @Test func aDataTaskResumedAndNotAwaitedFailsTheTraitsTestEveryTime() async throws {
+        let busy = BusyCores()
+        defer { busy.end() }
+        let test = try #require(Test.current)
+        let url = try #require(URL(string: Self.address))
+        for _ in 0..<Self.rounds {
+            // `withKnownIssue` fails when no issue is recorded: a round that passes silently fails.
+            try await withKnownIssue {
+                try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
+                    MockRegistry.current.session.dataTask(with: url).resume()
+                }
+            } matching: {
+                Self.reportsTheRequest($0)
+            }
+        }
+    }
+
+    @Test func anUnstructuredTaskNeverAwaitedFailsTheTraitsTestEveryTime() async throws {
+        let busy = BusyCores()
+        defer { busy.end() }
+        let test = try #require(Test.current)
+        let url = try #require(URL(string: Self.address))
+        for _ in 0..<Self.rounds {
+            try await withKnownIssue {
+                try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
+                    let session = MockRegistry.current.session
+                    Task { _ = try? await session.data(from: url) }
+                }
+            } matching: {
+                Self.reportsTheRequest($0)
+            }
+        }
+    }
+
+    @Test func verifyRightAfterResumeFailsEveryTime() async throws {
+        let busy = BusyCores()
+        defer { busy.end() }
+        let url = try #require(URL(string: Self.address))
+        for _ in 0..<Self.rounds {
+            let mocks = MockRegistry()
+            mocks.session.dataTask(with: url).resume()
+            withKnownIssue {
+                mocks.verify()
+            } matching: {
+                Self.reportsTheRequest($0)
+            }
+        }
+    }
+
+    @Test func aSessionMadeFromTheConfigurationIsCountedFromItsFirstRequest() async throws {
+        let busy = BusyCores()
+        defer { busy.end() }
+        let url = try #require(URL(string: Self.address))
+        for _ in 0..<Self.rounds {
+            let mocks = MockRegistry()
+            // A new session each round: its first request is the one resumed and not awaited.
+            let session = URLSession(configuration: mocks.configuration)
+            session.dataTask(with: url).resume()
+            withKnownIssue {
+                mocks.verify()
+            } matching: {
+                Self.reportsTheRequest($0)
+            }
+            session.finishTasksAndInvalidate()
+        }
+    }
+}
