@@ -47,8 +47,20 @@ import Foundation
                 chain.request = request
                 if let body = request.httpBody { chain.body = body }
             }
-            chain.request = SessionBehaviours.withCookies(
-                chain.request, configuration: exchange.withLock { $0.configuration })
+            let configuration = exchange.withLock { $0.configuration }
+            chain.request = SessionBehaviours.withCookies(chain.request, configuration: configuration)
+            // Each hop is looked up in the session's cache, and its answer stored, as a request of its
+            // own: Apple's loading does so with a new protocol per hop, and so MockNetwork does here.
+            switch HTTPCaching.lookUp(&chain.request, configuration: configuration) {
+            case .stored(let response, let data)?:
+                wake(with: MockRegistry.Answer(result: .success((response, data))))
+                return
+            case .unavailable(let error)?:
+                wake(with: MockRegistry.Answer(result: .failure(error)))
+                return
+            case .load(let caching)?: exchange.withLock { $0.caching = caching }
+            case nil: break
+            }
             exchange.withLock { $0.waiting = .handler }
             answerElsewhere(chain, registry, attempt: 0)
         }

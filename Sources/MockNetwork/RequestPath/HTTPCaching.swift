@@ -20,7 +20,9 @@ import Foundation
 /// - the request's `cachePolicy` (or, where it is `.useProtocolCachePolicy`, the configuration's
 ///   `requestCachePolicy`) chooses as on Apple platforms; a request with its own `If-None-Match` or
 ///   `If-Modified-Since` is the caller's to validate and goes to the handlers as it is;
-/// - a POST, PUT, PATCH or DELETE answered with 2xx or 3xx removes what was stored for its URL.
+/// - a POST, PUT, PATCH or DELETE answered with 2xx or 3xx removes what was stored for its URL;
+/// - each hop of a redirect chain is looked up and its answer stored as a request of its own (as
+///   Apple's loading does with a protocol per hop); a redirect that is followed is not stored.
 struct HTTPCaching: Sendable {
     /// What to do with a request before the handlers see it.
     enum Lookup {
@@ -118,9 +120,9 @@ struct HTTPCaching: Sendable {
     /// `304`'s fields), and an answer that may be stored is stored; an unsafe method's success removes
     /// what was stored for its URL. `request` is the one the handlers saw.
     ///
-    /// Called for each step of a redirect chain: an unsafe method's success (a redirect included)
-    /// removes what was stored; only the answer to the request's own URL, the chain's last step, is
-    /// merged or stored.
+    /// Called for each step of a redirect chain, with the caching of that step's URL (looked up
+    /// again for every hop): an unsafe method's success (a redirect included) removes what was
+    /// stored; only the step that ends the chain is merged or stored.
     func settled(
         _ answer: MockRegistry.Answer, request: URLRequest, last: Bool, now: Date = Date()
     ) -> MockRegistry.Answer {

@@ -157,6 +157,33 @@ final class CachingTests: XCTestCase {
         XCTAssertEqual(seen.current.count, 2)
     }
 
+    func testEachHopOfARedirectIsLookedUpAndStoredAsARequestOfItsOwn() async throws {
+        // GET A → 301 → B, where B may be kept a minute: the second time, B comes from the cache
+        // (A is asked again, its redirect having no lifetime). Apple's loading does this with a new
+        // protocol per hop; MockNetwork does the same on Linux, where one protocol runs the chain.
+        let mocks = MockRegistry()
+        let calls = Shared<[String]>([])
+        mocks.register("https://api.example.com/a") { _ in
+            calls.update { $0.append("A") }
+            return try .redirect(to: "https://api.example.com/b", status: 301)
+        }
+        mocks.register("https://api.example.com/b") { _ in
+            calls.update { $0.append("B") }
+            return try .text("bee", headers: ["Cache-Control": "max-age=60"])
+        }
+        let session = cachedSession(mocks)
+        for _ in 0..<2 {
+            let reply = try await send(session, "GET", "https://api.example.com/a")
+            XCTAssertEqual(reply.text, "bee")
+            XCTAssertEqual(reply.response.url?.absoluteString, "https://api.example.com/b")
+        }
+        XCTAssertEqual(calls.current, ["A", "B", "A"])
+        // B on its own is answered from the cache too.
+        let direct = try await send(session, "GET", "https://api.example.com/b")
+        XCTAssertEqual(direct.text, "bee")
+        XCTAssertEqual(calls.current, ["A", "B", "A"])
+    }
+
     func testNoCacheAlwaysAsksAndLastModifiedIsSentBack() async throws {
         let mocks = MockRegistry()
         let modified = "Tue, 24 Nov 2026 08:00:00 GMT"
