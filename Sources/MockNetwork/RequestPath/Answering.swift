@@ -265,7 +265,9 @@ extension MockRegistry.Core {
             return (
                 Answer(
                     result: .success((response, Self.body(of: mock, method: recorded.method))), delay: mock.delay,
-                    chunkSize: mock.chunkSize, pacing: mock.pacing),
+                    chunkSize: mock.chunkSize,
+                    // A response without a body (HEAD, 204, 304) has nothing to send over time.
+                    pacing: Self.hasNoBody(mock, method: recorded.method) ? nil : mock.pacing),
                 mock.followsRedirects
             )
         }
@@ -285,7 +287,11 @@ extension MockRegistry.Core {
 
     /// The body a server sends for `mock`: none for `HEAD`, 204 and 304.
     static func body(of mock: MockResponse, method: String) -> Data {
-        mock.status == 204 || mock.status == 304 || method == "HEAD" ? Data() : mock.body
+        hasNoBody(mock, method: method) ? Data() : mock.body
+    }
+
+    static func hasNoBody(_ mock: MockResponse, method: String) -> Bool {
+        mock.status == 204 || mock.status == 304 || method == "HEAD"
     }
 
     /// Notes in the log what the request numbered `number` got.

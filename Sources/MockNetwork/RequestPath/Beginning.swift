@@ -62,7 +62,10 @@ extension MockURLProtocol {
             this.value?.wake(with: MockRegistry.Answer(result: .failure(Self.releasedError)))
         }
         let timeout = Timeouts.timeout(of: request, configuration: configuration)
+        let resourceTimeout = Timeouts.resourceTimeout(of: configuration)
         exchange.withLock { exchange in
+            exchange.resourceTimeout = resourceTimeout
+            if resourceTimeout < .infinity { exchange.resourceDeadline = .now() + resourceTimeout }
             exchange.registry = registry
             exchange.configuration = configuration
             exchange.caching = caching

@@ -42,6 +42,10 @@ struct Exchange {
     /// The request's timeout in seconds (`.infinity` for none), and when it ends.
     var timeout: TimeInterval = .infinity
     var deadline = DispatchTime.distantFuture
+    /// The session's `timeoutIntervalForResource` (`.infinity` for none), and when it ends: it bounds
+    /// the whole exchange, a body that arrives over time included.
+    var resourceTimeout: TimeInterval = .infinity
+    var resourceDeadline = DispatchTime.distantFuture
     /// The pending timeout in ``Deadlines``.
     var timeoutToken: Int?
     /// The pending wake-up of a delay, or of a stream's next piece.

@@ -5,10 +5,16 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A body that arrives over time (``BodyPacing``): where its delivery stands.
+/// A body that arrives over time (``BodyPacing``): where its delivery stands. Pieces are computed
+/// as they come due, so the work and memory do not grow with the number of pieces.
 struct BodyStream {
     let data: Data
-    let pieces: [BodyPacing.Piece]
+    let schedule: BodyPacing.Schedule
+    /// How many of the schedule's pieces come (the rest are cut by a timeout), or 1 when the body
+    /// comes whole (`whole`).
+    let count: Int
+    /// The body comes in one piece, when its last piece is due.
+    let whole: Bool
     /// When the response was delivered: each piece is due this long after it.
     let start: DispatchTime
     /// The error the body ends with instead of finishing, and when (seconds after the response).
@@ -25,44 +31,58 @@ struct BodyStream {
     }
 
     /// The stream of `data` as `pacing` says. A gap between pieces as long as `idleLimit` (the
-    /// request's timeout) ends it with `URLError(.timedOut)` then, as a stalled connection does.
-    /// With `everyPiece` false, the body comes in one piece when its last piece is due.
-    init(_ data: Data, _ pacing: BodyPacing, idleLimit: TimeInterval, everyPiece: Bool) {
-        var pieces = pacing.schedule(length: data.count)
-        var failure = pacing.fault.map { (at: pieces.last?.at ?? 0, error: $0.error) }
-        var lastAt = 0.0
-        for (index, piece) in pieces.enumerated() {
-            guard piece.at - lastAt >= idleLimit else {
-                lastAt = piece.at
-                continue
-            }
+    /// request's timeout) ends it with `URLError(.timedOut)` then, as a stalled connection does;
+    /// so does `resourceLimit` (seconds from now to the end of the session's
+    /// `timeoutIntervalForResource`), which bounds the whole body. With `everyPiece` false, the body
+    /// comes in one piece when its last piece is due.
+    init(
+        _ data: Data, _ pacing: BodyPacing, idleLimit: TimeInterval, resourceLimit: (TimeInterval, any Error)?,
+        everyPiece: Bool
+    ) {
+        let schedule = pacing.schedule(length: data.count)
+        var count = schedule.count
+        var failure = pacing.fault.map { (at: count > 0 ? schedule[count - 1].at : 0, error: $0.error) }
+        if let late = schedule.firstGap(atLeast: idleLimit) {
+            let lastAt = late == 0 ? 0 : schedule[late - 1].at
             let error = URLError(
                 .timedOut,
                 userInfo: [
                     NSLocalizedDescriptionKey: "MockNetwork: the body's next piece comes "
-                        + "\(String(format: "%g", piece.at - lastAt)) s after "
+                        + "\(String(format: "%g", schedule[late].at - lastAt)) s after "
                         + "the one before, longer than the request's timeout of \(idleLimit) s."
                 ])
             failure = (lastAt + idleLimit, error)
-            pieces.removeSubrange(index...)
-            break
+            count = late
         }
-        if !everyPiece, let last = pieces.last {
-            pieces = [BodyPacing.Piece(range: 0..<last.range.upperBound, at: last.at)]
+        if let (limit, error) = resourceLimit {
+            let ends = failure?.at ?? (count > 0 ? schedule[count - 1].at : 0)
+            if ends > limit {
+                count = min(count, schedule.count(dueBy: limit))
+                failure = (limit, error)
+            }
         }
         self.data = data
-        self.pieces = pieces
+        self.schedule = schedule
+        self.whole = !everyPiece
+        self.count = everyPiece ? count : min(count, 1)
         self.failure = failure
         self.start = .now()
+        wholeUpTo = count > 0 ? schedule[count - 1] : nil
     }
 
+    /// With `whole`: the last piece that comes, whose end and time the one piece takes.
+    private let wholeUpTo: BodyPacing.Piece?
+
     mutating func step(now: DispatchTime) -> Step {
-        guard next < pieces.count else {
+        guard next < count else {
             guard let failure else { return .finish }
             let due = start + failure.at
             return due <= now ? .fail(failure.error) : .wait(until: due)
         }
-        let piece = pieces[next]
+        let piece =
+            whole
+            ? wholeUpTo.map { BodyPacing.Piece(range: 0..<$0.range.upperBound, at: $0.at) } ?? schedule[0]
+            : schedule[next]
         let due = start + piece.at
         guard due <= now else { return .wait(until: due) }
         next += 1
@@ -79,8 +99,27 @@ extension MockURLProtocol {
     func startStream(_ data: Data, _ pacing: BodyPacing) {
         // On Linux `data(for:)` and completion handlers keep only the last piece: they get the body
         // in one, when its last piece is due.
+        let (idleLimit, resourceDeadline, resourceTimeout) = exchange.withLock {
+            ($0.timeout, $0.resourceDeadline, $0.resourceTimeout)
+        }
+        var resourceLimit: (TimeInterval, any Error)?
+        if resourceDeadline != .distantFuture {
+            let now = DispatchTime.now().uptimeNanoseconds
+            let left = Double(resourceDeadline.uptimeNanoseconds &- min(now, resourceDeadline.uptimeNanoseconds)) / 1e9
+            let method = request.httpMethod ?? "GET"
+            resourceLimit = (
+                left,
+                URLError(
+                    .timedOut,
+                    userInfo: [
+                        NSLocalizedDescriptionKey: "MockNetwork: the body of \(method) "
+                            + "\(request.url?.absoluteString ?? "") was still arriving at the session's "
+                            + "timeoutIntervalForResource of \(resourceTimeout) s."
+                    ])
+            )
+        }
         let stream = BodyStream(
-            data, pacing, idleLimit: exchange.withLock { $0.timeout }, everyPiece: wantsChunks)
+            data, pacing, idleLimit: idleLimit, resourceLimit: resourceLimit, everyPiece: wantsChunks)
         exchange.withLock { $0.phase = .streaming(stream) }
         deliverDuePieces()
     }
@@ -88,7 +127,10 @@ extension MockURLProtocol {
     /// From the client's context: delivers the pieces that are due, then ends the body or waits for
     /// the next piece.
     func deliverDuePieces() {
-        while true {
+        // A bounded number of pieces per turn: the rest come on the next, so the client's context
+        // (on Linux Foundation's queue, which every session shares) is never held for work that
+        // grows with the body.
+        for _ in 0..<Self.piecesPerTurn {
             let step: BodyStream.Step = exchange.withLock { exchange in
                 guard case .streaming(var stream) = exchange.phase, !exchange.stopped else { return .none }
                 let step = stream.step(now: .now())
@@ -114,7 +156,11 @@ extension MockURLProtocol {
                 return
             }
         }
+        wakeForPiece(at: .now())
     }
+
+    /// How many pieces one turn in the client's context delivers at most.
+    static let piecesPerTurn = 64
 
     /// Comes back to the client's context at `due`, unless the request ends first.
     private func wakeForPiece(at due: DispatchTime) {

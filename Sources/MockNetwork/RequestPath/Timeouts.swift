@@ -30,6 +30,13 @@ enum Timeouts {
         return timeout > 0 ? timeout : .infinity
     }
 
+    /// The configuration's `timeoutIntervalForResource`, the most the whole exchange may take;
+    /// `.infinity` when there is none.
+    static func resourceTimeout(of configuration: URLSessionConfiguration?) -> TimeInterval {
+        guard let configuration, configuration.timeoutIntervalForResource > 0 else { return .infinity }
+        return configuration.timeoutIntervalForResource
+    }
+
     /// `URLRequest`'s own default `timeoutInterval`.
     static let defaultRequestTimeout: TimeInterval = 60
 }

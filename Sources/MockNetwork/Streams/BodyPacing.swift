@@ -32,37 +32,100 @@ struct BodyPacing: Sendable {
     /// A piece for each twentieth of a second at a given rate (so pieces keep coming at a steady pace).
     static let piecesPerSecond = 20
 
-    /// The pieces of a body of `length` bytes, up to the fault when there is one.
-    func schedule(length: Int) -> [Piece] {
-        var pieces: [Piece] = []
-        switch shape {
-        case .pieces(let ends, let interval):
-            var start = 0
-            for (index, end) in ends.enumerated() {
-                pieces.append(Piece(range: start..<min(end, length), at: Double(index) * interval))
-                start = min(end, length)
+    /// The pieces of a body of `length` bytes, up to the fault when there is one. Each is computed
+    /// when asked for (``piece(_:length:)``): a slow rate or many pieces build nothing up front.
+    func schedule(length: Int) -> Schedule {
+        Schedule(pacing: self, length: length)
+    }
+
+    /// The pieces of one body, computed one at a time.
+    struct Schedule {
+        let pacing: BodyPacing
+        let length: Int
+        /// How many pieces there are, the fault's cut applied.
+        let count: Int
+
+        init(pacing: BodyPacing, length: Int) {
+            self.pacing = pacing
+            self.length = length
+            let all = pacing.rawCount(length: length)
+            guard let fault = pacing.fault else {
+                count = all
+                return
             }
-            if start < length { pieces.append(Piece(range: start..<length, at: Double(ends.count) * interval)) }
-        case .rate(let bytesPerSecond):
-            let size = max(1, bytesPerSecond / Self.piecesPerSecond)
-            var start = 0
-            while start < length {
-                let end = min(length, start + size)
-                pieces.append(Piece(range: start..<end, at: Double(end) / Double(bytesPerSecond)))
-                start = end
-            }
-        case nil:
-            pieces.append(Piece(range: 0..<length, at: 0))
+            // Up to the fault: the piece it falls in is cut there, later ones never come.
+            count = Self.firstIndex(in: all) { pacing.rawPiece($0, length: length).range.lowerBound >= fault.after }
         }
-        guard let fault else { return pieces }
-        // Up to the fault: the piece it falls in is cut there, later ones never come.
-        return pieces.compactMap { piece in
-            guard piece.range.lowerBound < fault.after else { return nil }
+
+        subscript(index: Int) -> Piece {
+            let piece = pacing.rawPiece(index, length: length)
+            guard let fault = pacing.fault else { return piece }
             return Piece(range: piece.range.lowerBound..<min(piece.range.upperBound, fault.after), at: piece.at)
+        }
+
+        /// The number of pieces due at or before `seconds` (their times never go down).
+        func count(dueBy seconds: Double) -> Int {
+            Self.firstIndex(in: count) { self[$0].at > seconds }
+        }
+
+        /// The first piece that comes `limit` seconds or more after the one before it (the first one:
+        /// after the response), or `nil`. The gaps are known per shape: a rate's are one size but
+        /// the first's and the last's, pieces at an interval are that interval apart.
+        func firstGap(atLeast limit: Double) -> Int? {
+            guard count > 0 else { return nil }
+            if self[0].at >= limit { return 0 }
+            guard count > 1 else { return nil }
+            switch pacing.shape {
+            case .pieces(_, let interval): return interval >= limit ? 1 : nil
+            case .rate:
+                if self[1].at - self[0].at >= limit { return 1 }
+                let last = count - 1
+                return last > 1 && self[last].at - self[last - 1].at >= limit ? last : nil
+            case nil: return nil
+            }
+        }
+
+        /// The first index in `0..<count` for which `isPast` holds (it holds for all after it), or `count`.
+        static func firstIndex(in count: Int, where isPast: (Int) -> Bool) -> Int {
+            var (low, high) = (0, count)
+            while low < high {
+                let middle = (low + high) / 2
+                if isPast(middle) { high = middle } else { low = middle + 1 }
+            }
+            return low
         }
     }
 
-    /// Seconds in `duration`.
+    /// How many pieces a body of `length` bytes comes in, before any fault.
+    private func rawCount(length: Int) -> Int {
+        switch shape {
+        case .pieces(let ends, _):
+            return ends.count + ((ends.last ?? 0) < length ? 1 : 0)
+        case .rate(let bytesPerSecond):
+            let size = max(1, bytesPerSecond / Self.piecesPerSecond)
+            return (length + size - 1) / size
+        case nil:
+            return 1
+        }
+    }
+
+    /// Piece `index` of a body of `length` bytes, before any fault.
+    private func rawPiece(_ index: Int, length: Int) -> Piece {
+        switch shape {
+        case .pieces(let ends, let interval):
+            let start = index == 0 ? 0 : min(ends[index - 1], length)
+            let end = index < ends.count ? min(ends[index], length) : length
+            return Piece(range: start..<max(start, end), at: Double(index) * interval)
+        case .rate(let bytesPerSecond):
+            let size = max(1, bytesPerSecond / Self.piecesPerSecond)
+            let start = index * size
+            let end = min(length, start + size)
+            return Piece(range: start..<end, at: Double(end) / Double(bytesPerSecond))
+        case nil:
+            return Piece(range: 0..<length, at: 0)
+        }
+    }
+
     static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) / 1e18

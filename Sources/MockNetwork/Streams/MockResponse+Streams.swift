@@ -66,6 +66,7 @@ extension MockResponse {
         var copy = self
         copy.pacing = BodyPacing(
             shape: .rate(bytesPerSecond), fault: pacing?.fault, sendsLength: pacing?.sendsLength ?? true)
+        copy.headers = Self.notSniffed(copy.headers)
         return copy
     }
 
@@ -73,12 +74,21 @@ extension MockResponse {
     /// response and those bytes (at the body's pace), then the request fails with `error`, e.g.
     /// `URLError(.networkConnectionLost)`.
     ///
-    /// - Throws: ``MockNetworkError/invalidStream(_:)`` when `bytes` is negative.
+    /// With `bytes` equal to the body's size, the whole body arrives and the request fails instead
+    /// of ending (a connection lost just before the end).
+    ///
+    /// - Throws: ``MockNetworkError/invalidStream(_:)`` when `bytes` is negative or past the end of
+    ///   the body.
     public func failing(after bytes: Int, with error: any Error) throws -> MockResponse {
         guard bytes >= 0 else {
             throw MockNetworkError.invalidStream(
                 "failing(after: \(bytes)) is a negative number of bytes. Give 0 to fail right after the response, "
                     + "or the number of body bytes that arrive before the failure.")
+        }
+        guard bytes <= body.count else {
+            throw MockNetworkError.invalidStream(
+                "failing(after: \(bytes)) is past the end of the \(body.count)-byte body, so it could never cut it. "
+                    + "Give at most \(body.count) (the whole body, then the failure), or a longer body.")
         }
         var copy = self
         var pacing = copy.pacing ?? BodyPacing()
@@ -94,7 +104,7 @@ extension MockResponse {
             throw MockNetworkError.invalidStream(
                 "every: \(interval) is negative. Give the time between two pieces, .zero or more.")
         }
-        var headers = headers
+        var headers = Self.notSniffed(headers)
         if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
             headers["Content-Type"] = contentType
         }
@@ -108,5 +118,15 @@ extension MockResponse {
         response.pacing = BodyPacing(
             shape: .pieces(ends: ends, interval: BodyPacing.seconds(interval)), sendsLength: false)
         return response
+    }
+
+    /// `headers` with `X-Content-Type-Options: nosniff` unless they name it: Apple's loading is
+    /// reported to hold back the first 512 bytes of a body to guess its type, unless told not to,
+    /// which would keep a body over time from arriving piece by piece.
+    private static func notSniffed(_ headers: [String: String]) -> [String: String] {
+        guard !headers.keys.contains(where: { $0.lowercased() == "x-content-type-options" }) else { return headers }
+        var headers = headers
+        headers["X-Content-Type-Options"] = "nosniff"
+        return headers
     }
 }
