@@ -49,14 +49,31 @@
         /// Runs `body` holding the queue: on this thread, waiting while Foundation works, or later
         /// on Foundation's thread when this thread holds it already. `false` if the queue was not
         /// found (nothing runs).
+        ///
+        /// At most ``syncLimit`` threads wait here at once; past that the block is queued (`async`)
+        /// and the thread goes on. A thread that waits is one Dispatch cannot use: were every thread
+        /// of the process waiting, none would be left to run Foundation's queue, and nothing would
+        /// ever run again.
         static func run(_ body: @escaping @Sendable () -> Void) -> Bool {
             guard let entry else { return false }
-            if isHeld {
+            let waits =
+                !isHeld
+                && waiters.withLock { count in
+                    guard count < syncLimit else { return false }
+                    count += 1
+                    return true
+                }
+            if !waits {
                 entry.async { holding(body) }
-            } else {
-                entry.sync { holding(body) }
+                return true
             }
+            defer { waiters.withLock { $0 -= 1 } }
+            entry.sync { holding(body) }
             return true
         }
+
+        /// How many threads may wait for the queue at once.
+        static let syncLimit = 4
+        private static let waiters = Locked(0)
     }
 #endif

@@ -19,9 +19,14 @@ package protocol HandlerRunner: Sendable {
 /// queues run on Dispatch's overcommitting threads, which are added at once when the others
 /// are busy (the global and concurrent queues add a thread for blocked work only after about a
 /// second), so a handler that sleeps or waits on a nested request delays no other handler.
+///
+/// Those threads are bounded: Dispatch gives a process about 255, and when every one is blocked
+/// (in handlers, or waiting for Foundation's queue) nothing in the process runs again, timers
+/// included. So at most ``HandlerPool/width`` handlers run at once, and the rest wait their turn
+/// in the order they came.
 enum HandlerThreads {
     static func run(_ work: @escaping @Sendable () -> Void) {
-        DispatchQueue(label: "MockNetwork.handler").async(execute: work)
+        HandlerPool.shared.run(work)
     }
 
     /// A task for an `async` handler's `work`: on ``HandlerExecutor`` where task executors exist
@@ -31,5 +36,63 @@ enum HandlerThreads {
             return Task(executorPreference: HandlerExecutor.shared) { await work() }
         }
         return Task { await work() }
+    }
+}
+
+/// A bounded set of threads for user code: work runs on a thread of its own (a serial queue's, so
+/// Dispatch adds one at once when the others are blocked) while fewer than ``width`` run; later work
+/// waits in a queue, and each thread takes the next before it ends.
+final class HandlerPool: Sendable {
+    static let shared = HandlerPool(width: 64)
+
+    /// How many run at once at most.
+    let width: Int
+
+    private struct State {
+        var waiting: [@Sendable () -> Void] = []
+        /// The index in `waiting` of the next to run (earlier slots are spent).
+        var head = 0
+        var running = 0
+
+        mutating func next() -> (@Sendable () -> Void)? {
+            guard head < waiting.count else {
+                running -= 1
+                return nil
+            }
+            let work = waiting[head]
+            head += 1
+            if head == waiting.count {
+                (waiting, head) = ([], 0)
+            } else if head >= 1_024, head * 2 >= waiting.count {
+                waiting.removeFirst(head)
+                head = 0
+            }
+            return work
+        }
+    }
+
+    private let state = Locked(State())
+
+    init(width: Int) {
+        self.width = width
+    }
+
+    func run(_ work: @escaping @Sendable () -> Void) {
+        let starts = state.withLock { state -> Bool in
+            guard state.running < width else {
+                state.waiting.append(work)
+                return false
+            }
+            state.running += 1
+            return true
+        }
+        guard starts else { return }
+        DispatchQueue(label: "MockNetwork.handler").async { [self] in
+            var next: (@Sendable () -> Void)? = work
+            while let current = next {
+                current()
+                next = state.withLock { $0.next() }
+            }
+        }
     }
 }

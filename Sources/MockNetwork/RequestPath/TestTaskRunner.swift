@@ -111,16 +111,17 @@ package final class TestTaskRunner: HandlerRunner {
     }
 }
 
-/// The executor trait handlers run on: each job on a serial Dispatch queue of its own, so on
-/// Dispatch's overcommitting threads, which are added at once when the others are busy or blocked
-/// (a handler may sleep, or wait for a nested request, without delaying any other).
+/// The executor `async` handlers (and the trait's handlers) run on: each job on a thread of
+/// ``HandlerPool``, so on Dispatch's overcommitting threads, which are added at once when the others
+/// are busy or blocked (a handler may sleep, or wait for a nested request, without delaying any
+/// other), up to the pool's bound.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class HandlerExecutor: TaskExecutor {
     static let shared = HandlerExecutor()
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        DispatchQueue(label: "MockNetwork.test-handler").async {
+        HandlerPool.shared.run {
             job.runSynchronously(on: self.asUnownedTaskExecutor())
         }
     }

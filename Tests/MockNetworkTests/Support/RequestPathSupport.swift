@@ -17,8 +17,16 @@ struct Hang: Error, CustomStringConvertible {
 /// Ends the test process with a message unless `finished` is set within `seconds`: for a test whose
 /// regression would deadlock Foundation's shared queue, after which every later request of the
 /// process waits forever and no in-process watchdog helps. The run then fails instead of stalling.
+///
+/// The watchdog is a thread of its own, not Dispatch's: a process that ran out of Dispatch threads
+/// would never run a timer of Dispatch's.
 func endRunUnlessFinished(_ finished: Shared<Bool>, within seconds: TimeInterval, _ what: String) {
-    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+    Thread.detachNewThread {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while Date() < deadline {
+            if finished.current { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         guard !finished.current else { return }
         FileHandle.standardError.write(Data("error: \(what) still had not finished after \(seconds) s: a hang\n".utf8))
         exit(1)
