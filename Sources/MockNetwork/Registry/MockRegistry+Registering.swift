@@ -277,9 +277,12 @@ extension MockRegistry {
             // `MockRoute` kept from before the reset does not read a new route's count.
             // Requests answered after the reset are numbered past the old log, so their answers
             // do not land on a new request's entry.
-            let (inFlight, created, nextID) = (state.inFlight, state.created, state.nextID)
+            // `nextRequest` calls waiting now go on waiting (for requests after the reset), and still end
+            // at their timeout or cancel: their continuations stay where those find them.
+            let kept = state
             state = State(logLimit: state.log.limit, logged: state.log.total)
-            (state.inFlight, state.created, state.nextID) = (inFlight, created, nextID)
+            (state.inFlight, state.created, state.nextID) = (kept.inFlight, kept.created, kept.nextID)
+            (state.logWaiters, state.nextWaiterID) = (kept.logWaiters, kept.nextWaiterID)
         }
     }
 }

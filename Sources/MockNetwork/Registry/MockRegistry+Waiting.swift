@@ -23,7 +23,12 @@ extension MockRegistry {
     /// - Throws: ``MockNetworkError/requestNotSeen(_:)`` when none comes within `timeout` seconds,
     ///   naming what was registered and what was requested.
     public func nextRequest(matching match: RequestMatch, timeout: TimeInterval = 5) async throws -> RecordedRequest {
-        let deadline = DispatchTime.now() + timeout
+        guard timeout >= 0 else {  // false for nan too
+            throw MockNetworkError.requestNotSeen(
+                "nextRequest(matching:timeout:) was given a timeout of \(timeout) s. Give a number of seconds of 0 or "
+                    + "more (.infinity waits until the request comes or the task is cancelled).")
+        }
+        let deadline = timeout.isFinite ? DispatchTime.now() + timeout : .distantFuture
         while true {
             try Task.checkCancellation()
             let (candidates, total) = state.withLock { state in
@@ -60,6 +65,7 @@ extension MockRegistry {
                     continuation.resume()
                     return
                 }
+                guard deadline != .distantFuture else { return }
                 DispatchQueue.global().asyncAfter(deadline: deadline) {
                     state.withLock { $0.logWaiters.removeValue(forKey: id) }?.resume()
                 }
@@ -67,6 +73,11 @@ extension MockRegistry {
         } onCancel: {
             state.withLock { $0.logWaiters.removeValue(forKey: id) }?.resume()
         }
+    }
+
+    /// Whether a ``nextRequest(matching:timeout:)`` call is waiting now (for MockNetwork's tests).
+    package var hasRequestWaiters: Bool {
+        state.withLock { !$0.logWaiters.isEmpty }
     }
 
     private func notSeenReport(_ match: RequestMatch, timeout: TimeInterval) -> String {

@@ -129,6 +129,61 @@ final class HoldAndNextRequestTests: XCTestCase {
 
     // MARK: nextRequest
 
+    func testNextRequestWaitingAcrossAResetReturnsTheMatchingRequest() async throws {
+        let mocks = MockRegistry()
+        let feed = self.feed
+        let waiter = Task { try await mocks.nextRequest(matching: .url(feed), timeout: 20) }
+        try await waitUntilWaiting(mocks)
+        mocks.reset()
+        mocks.register(feed, answer: try .text("feed"))
+        _ = try await mocks.session.data(from: try url(feed))
+        let seen = try await withWatchdog(10) { try await waiter.value }
+        XCTAssertEqual(seen.url.absoluteString, feed)
+    }
+
+    func testNextRequestWaitingAcrossAResetEndsAtItsTimeout() async throws {
+        let mocks = MockRegistry()
+        let feed = self.feed
+        let waiter = Task { try await mocks.nextRequest(matching: .url(feed), timeout: 0.2) }
+        try await waitUntilWaiting(mocks)
+        mocks.reset()
+        let error = try await withWatchdog(10) { await thrownError { try await waiter.value } }
+        let message = "\(error.map { "\($0)" } ?? "")"
+        XCTAssertTrue(message.hasPrefix("MockNetwork: no request matching \(feed) came within 0.2 s"), message)
+    }
+
+    func testNextRequestWaitingAcrossAResetEndsWhenCancelled() async throws {
+        let mocks = MockRegistry()
+        let feed = self.feed
+        let waiter = Task { try await mocks.nextRequest(matching: .url(feed), timeout: 60) }
+        try await waitUntilWaiting(mocks)
+        mocks.reset()
+        waiter.cancel()
+        let error = try await withWatchdog(10) { await thrownError { try await waiter.value } }
+        XCTAssertTrue(error is CancellationError, "\(String(describing: error))")
+    }
+
+    func testANextRequestTimeoutThatIsNoNumberIsRejected() async throws {
+        let mocks = MockRegistry()
+        let feed = self.feed
+        for timeout in [TimeInterval.nan, -1] {
+            let error = try await withWatchdog(10) {
+                await thrownError { try await mocks.nextRequest(matching: .url(feed), timeout: timeout) }
+            }
+            XCTAssertEqual(
+                "\(error.map { "\($0)" } ?? "")",
+                "MockNetwork: nextRequest(matching:timeout:) was given a timeout of \(timeout) s. Give a number of "
+                    + "seconds of 0 or more (.infinity waits until the request comes or the task is cancelled).")
+        }
+    }
+
+    /// Returns once a `nextRequest` call waits on `mocks`.
+    private func waitUntilWaiting(_ mocks: MockRegistry) async throws {
+        try await withWatchdog(10) {
+            while !mocks.hasRequestWaiters { await Task.yield() }
+        }
+    }
+
     func testNextRequestReturnsARequestMadeAfterTheCall() async throws {
         let mocks = MockRegistry()
         let analytics = "https://api.example.com/analytics"
