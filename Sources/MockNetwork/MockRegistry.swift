@@ -56,6 +56,11 @@ public final class MockRegistry: Sendable {
         }
 
         /// Whether a request for `url` no handler matched goes to the network.
+        /// `passToNetwork(hosts: "a", "b")`, for messages.
+        var hostList: String {
+            "passToNetwork(hosts: \((passedHosts ?? []).map { "\"\($0)\"" }.joined(separator: ", ")))"
+        }
+
         func passes(_ url: URL) -> Bool {
             guard let hosts = passedHosts else { return false }
             guard !hosts.isEmpty else { return true }

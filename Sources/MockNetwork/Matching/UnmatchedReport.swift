@@ -25,7 +25,7 @@ extension MockRegistry.Core {
         if let hosts = unmatched.passedHosts, !hosts.isEmpty {
             lines.append(
                 "It did not go to the network: its host \(request.url.host ?? "(none)") is not one of "
-                    + "passToNetwork(hosts: \(hosts.map { "\"\($0)\"" }.joined(separator: ", "))).")
+                    + "\(unmatched.hostList).")
         }
         // Reported at the nearest registration, where the fix most likely goes.
         var near: SourceLocation?

@@ -14,8 +14,12 @@ extension MockURLProtocol {
         let started = Date()
         // Not from here: on Linux every session's work queue targets one serial queue, which
         // `startLoading` runs on, and making a task on any session waits for that queue.
+        let recording = registry.state.withLock { $0.archive?.isRecording == true }
+        let unmatched = registry.unmatched
+        let taskID = Locked<Int?>(nil)
         DispatchQueue.global().async {
             let task = Self.network.dataTask(with: request) { data, response, error in
+                Self.redirects.forget(taskID.withLock { $0 })
                 let result: Result<(HTTPURLResponse, Data), any Error>
                 if let response = response as? HTTPURLResponse {
                     result = .success((response, data ?? Data()))
@@ -31,7 +35,24 @@ extension MockURLProtocol {
                 exchange.passthrough = task
                 return true
             }
-            if start == true { task.resume() }
+            guard start == true else { return }
+            taskID.withLock { $0 = task.taskIdentifier }
+            // Every hop is held to what let the request through: a redirect to a host the rule does
+            // not name is not followed (the client gets the redirect), and the test fails saying so.
+            Self.redirects.watch(task.taskIdentifier) { next in
+                if recording || unmatched.passes(next) { return true }
+                let method = request.httpMethod ?? "GET"
+                registry.record(
+                    MockFailure(
+                        message: "MockNetwork: \(method) \(request.url?.absoluteString ?? "") went to the network, "
+                            + "which redirected it to \(next.absoluteString), whose host \(next.host ?? "(none)") is "
+                            + "not one of \(unmatched.hostList). The redirect was not followed: the client got it as "
+                            + "it was.\nFix: register a handler for \(next.absoluteString), or name its host in "
+                            + "passToNetwork(hosts:).",
+                        location: nil))
+                return false
+            }
+            task.resume()
         }
     }
 
@@ -41,6 +62,35 @@ extension MockURLProtocol {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return URLSession(configuration: configuration)
+        return URLSession(configuration: configuration, delegate: redirects, delegateQueue: nil)
     }()
+
+    private static let redirects = NetworkRedirects()
+}
+
+/// Decides, for each request MockNetwork sent to the network, whether a redirect the server
+/// answered with is followed.
+private final class NetworkRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    private let rules = Locked<[Int: @Sendable (URL) -> Bool]>([:])
+
+    func watch(_ task: Int, follows: @escaping @Sendable (URL) -> Bool) {
+        rules.withLock { $0[task] = follows }
+    }
+
+    func forget(_ task: Int?) {
+        guard let task else { return }
+        _ = rules.withLock { $0.removeValue(forKey: task) }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        let follows = rules.withLock { $0[task.taskIdentifier] }
+        guard let next = request.url, let follows else {
+            completionHandler(request)
+            return
+        }
+        completionHandler(follows(next) ? request : nil)
+    }
 }

@@ -61,6 +61,39 @@ final class PassToNetworkTests: XCTestCase {
         XCTAssertEqual(none.failures.count, 1)
     }
 
+    /// Every hop of a request let through is held to the same hosts: a redirect to a host the rule
+    /// does not name is not followed, and the test fails saying so.
+    func testARedirectToAHostNotNamedIsNotFollowed() async throws {
+        let elsewhere = try LoopbackServer(routes: ["GET /elsewhere": .init(text: "escaped")], maxRequests: 2)
+        defer { elsewhere.stop() }
+        let port = try XCTUnwrap(elsewhere.url("/")?.port)
+        let target = "http://localhost:\(port)/elsewhere"
+        let named = try LoopbackServer(
+            routes: ["GET /start": .init(status: 302, headers: [("Location", target)], text: "moved")], maxRequests: 2)
+        defer { named.stop() }
+        let start = try XCTUnwrap(named.url("/start")).absoluteString
+        let mocks = MockRegistry(unmatched: .passToNetwork(hosts: ["127.0.0.1"]))
+
+        let reply = try await send(mocks.session, "GET", start)
+
+        XCTAssertEqual(reply.status, 302)
+        XCTAssertEqual(named.received.map(\.target), ["/start"])
+        XCTAssertEqual(elsewhere.received.count, 0, "the redirect reached a host the rule does not name")
+        XCTAssertEqual(
+            mocks.failures.map(\.message),
+            [
+                "MockNetwork: GET \(start) went to the network, which redirected it to \(target), whose host localhost "
+                    + "is not one of passToNetwork(hosts: \"127.0.0.1\"). The redirect was not followed: the client got "
+                    + "it as it was.\nFix: register a handler for \(target), or name its host in passToNetwork(hosts:)."
+            ])
+
+        // A host the rule names is followed as before.
+        let open = MockRegistry(unmatched: .passToNetwork(hosts: ["127.0.0.1", "localhost"]))
+        let followed = try await send(open.session, "GET", start)
+        XCTAssertEqual(followed.text, "escaped")
+        XCTAssertEqual(open.failures, [])
+    }
+
     /// Cancelling a request while the server is still answering it cancels the request MockNetwork
     /// made for it. (`stopLoading` runs on Foundation's queue; cancelling a task from there must not
     /// wait for that queue.)
