@@ -166,3 +166,30 @@ extension RequestMatch {
         return try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
     }
 }
+
+extension RequestMatch {
+    /// Why no request can ever match this, for checks after the fact; `nil` when one can. (What
+    /// registration reports for the same match says so in its own words: nothing was registered.)
+    var problem: String? {
+        switch target {
+        case .invalid(let text):
+            return "\"\(text)\" is not an absolute URL, so no request can match it. Give the full URL with its "
+                + "scheme, e.g. \"https://api.example.com/path\"."
+        case .invalidTemplate(_, let reason):
+            return reason
+        default:
+            break
+        }
+        if case .invalidJSON(let text) = body {
+            return ".jsonBody(\"\(MockRegistry.shortened(text))\") is not valid JSON, so no request can match it. "
+                + "Write the body as JSON, with double-quoted keys and strings, e.g. .jsonBody(#\"{\"user\": \"ada\"}\"#)."
+        }
+        return nil
+    }
+
+    /// The failure for a check after the fact (`expect`, `requests(matching:)`, `nextRequest`) given
+    /// this match when no request can ever match it.
+    func refusal(by check: String) -> String? {
+        problem.map { "MockNetwork: \(check) checks nothing: \($0)" }
+    }
+}

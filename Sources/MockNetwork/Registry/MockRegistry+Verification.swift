@@ -47,8 +47,21 @@ extension MockRegistry {
     /// let posts = mocks.requests(matching: .url("https://api.example.com/orders").method("POST"))
     /// XCTAssertEqual(try posts.first?.json(Order.self).quantity, 2)
     /// ```
-    public func requests(matching match: RequestMatch) -> [RecordedRequest] {
-        requests.filter { match.mismatches($0.request, url: $0.url, body: $0.body).isEmpty }
+    ///
+    /// A match no request can ever match (a URL without its scheme, a broken template, a JSON body
+    /// that is not JSON) returns nothing and fails the test at this line, as registering it would.
+    public func requests(
+        matching match: RequestMatch,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> [RecordedRequest] {
+        if let refusal = match.refusal(by: "requests(matching:)") {
+            record(
+                MockFailure(
+                    message: refusal,
+                    location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)))
+            return []
+        }
+        return requests.filter { match.mismatches($0.request, url: $0.url, body: $0.body).isEmpty }
     }
 
     /// Fails the test that ends unless every handler registered answered at least one request
@@ -64,6 +77,7 @@ extension MockRegistry {
     /// The failure text when the requests `match` describes do not meet `count`; `nil` when they do.
     /// Names the requests that matched, every request seen, and the one nearest to the match.
     package func countFailure(_ match: RequestMatch, _ count: RequestCount) -> String? {
+        if let refusal = match.refusal(by: "expect(_:count:)") { return refusal }
         let all = requests
         var matching: [RecordedRequest] = []
         var nearest: (request: RecordedRequest, why: [String])?

@@ -28,6 +28,9 @@ extension MockRegistry {
                 "nextRequest(matching:timeout:) was given a timeout of \(timeout) s. Give a number of seconds of 0 or "
                     + "more (.infinity waits until the request comes or the task is cancelled).")
         }
+        if let refusal = match.refusal(by: "nextRequest(matching:timeout:)") {
+            throw MockNetworkError.requestNotSeen(String(refusal.dropFirst("MockNetwork: ".count)))
+        }
         let deadline = timeout.isFinite ? DispatchTime.now() + timeout : .distantFuture
         while true {
             try Task.checkCancellation()

@@ -96,6 +96,47 @@ final class VerificationTests: XCTestCase {
             """)
     }
 
+    /// A match no request can ever match is refused by checks after the fact as registration
+    /// refuses it, instead of passing as "no such request came".
+    func testChecksRefuseAMatchThatCanNeverMatch() async throws {
+        let mocks = MockRegistry()
+        mocks.register("https://api.example.com/users/1", answer: try .json(#"{"user": "ada"}"#))
+        _ = try await send(
+            mocks.session, "POST", "https://api.example.com/users/1", body: Data(#"{"user":"ada"}"#.utf8))
+        let cases: [(RequestMatch, String)] = [
+            (
+                .url("api.example.com/users/1"),
+                "\"api.example.com/users/1\" is not an absolute URL, so no request can match it. Give the full URL "
+                    + "with its scheme, e.g. \"https://api.example.com/path\"."
+            ),
+            (.url("https://api.example.com/users/{}"), "\"{}\""),
+            (.url("https://api.example.com/users/u{id}"), "u{id}"),
+            (
+                .url("https://api.example.com/users/1").jsonBody("{user: ada}"),
+                ".jsonBody(\"{user: ada}\") is not valid JSON, so no request can match it. Write the body as JSON, "
+                    + "with double-quoted keys and strings, e.g. .jsonBody(#\"{\"user\": \"ada\"}\"#)."
+            ),
+        ]
+        for (match, says) in cases {
+            let failure = try XCTUnwrap(mocks.countFailure(match, .never), "\(match)")
+            XCTAssertTrue(failure.hasPrefix("MockNetwork: expect(_:count:) checks nothing: "), failure)
+            XCTAssertTrue(failure.contains(says), failure)
+
+            let line = #line + 1
+            XCTAssertEqual(mocks.requests(matching: match), [])
+            let recorded = try XCTUnwrap(mocks.takeFailures().first)
+            XCTAssertTrue(recorded.message.hasPrefix("MockNetwork: requests(matching:) checks nothing: "))
+            XCTAssertTrue(recorded.message.contains(says), recorded.message)
+            XCTAssertEqual(recorded.location?.line, line)
+
+            let error = try await withWatchdog(10) {
+                await thrownError { try await mocks.nextRequest(matching: match, timeout: 5) }
+            }
+            let text = "\(error.map { "\($0)" } ?? "")"
+            XCTAssertTrue(text.hasPrefix("MockNetwork: nextRequest(matching:timeout:) checks nothing: "), text)
+        }
+    }
+
     func testEveryHandlerCalledIsRequiredOnlyWhenAskedFor() async throws {
         let mocks = MockRegistry()
         let line = #line + 1

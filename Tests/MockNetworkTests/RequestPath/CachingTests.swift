@@ -157,6 +157,26 @@ final class CachingTests: XCTestCase {
         XCTAssertEqual(seen.current.count, 2)
     }
 
+    /// Many requests at once on a cached session: run under ThreadSanitizer in CI, where a race
+    /// between storing and reading what is stored fails the run.
+    func testFiveHundredConcurrentRequestsOnACachedSession() async throws {
+        let mocks = MockRegistry()
+        mocks.register(.url("https://api.example.com/item", query: .ignored)) { request in
+            try .text(request.url?.query ?? "", headers: ["Cache-Control": "max-age=60", "ETag": #""e""#])
+        }
+        let session = cachedSession(mocks)
+        let texts = try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<500 {
+                group.addTask { try await send(session, "GET", "https://api.example.com/item?\(index % 50)").text }
+            }
+            var texts: [String] = []
+            for try await text in group { texts.append(text) }
+            return texts
+        }
+        XCTAssertEqual(Set(texts), Set((0..<50).map { "\($0)" }))
+        XCTAssertEqual(mocks.failures, [])
+    }
+
     func testEachHopOfARedirectIsLookedUpAndStoredAsARequestOfItsOwn() async throws {
         // GET A → 301 → B, where B may be kept a minute: the second time, B comes from the cache
         // (A is asked again, its redirect having no lifetime). Apple's loading does this with a new
