@@ -30,7 +30,8 @@ struct PathTemplate: Sendable, Equatable {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst(text.hasPrefix("/") ? 1 : 0)
         for (index, part) in parts.enumerated() {
             guard part.contains("{") || part.contains("}") else {
-                segments.append(.literal(String(part)))
+                // Compared with the request's segments, which are percent-decoded: so is this.
+                segments.append(.literal(part.removingPercentEncoding ?? String(part)))
                 continue
             }
             guard part.hasPrefix("{"), part.hasSuffix("}"), part.count > 2,

@@ -47,9 +47,9 @@ extension MockURLProtocol {
                 } catch {
                     result = .failure(error)
                 }
-                // A request that ended meanwhile (its task cancelled this one) takes no answer.
-                guard !Task.isCancelled, let loading = this.value, loading.exchange.withLock({ $0.isWorking })
-                else { return }
+                // A request that ended meanwhile (and cancelled this task) takes no answer; one still
+                // open takes it, even when something else cancelled the handler's task.
+                guard let loading = this.value, loading.exchange.withLock({ $0.isWorking }) else { return }
                 var chain = chain
                 chain.picked?.awaited = result
                 guard let answer = registry.answer(&chain) else { return }

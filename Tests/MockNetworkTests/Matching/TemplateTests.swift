@@ -29,6 +29,23 @@ final class TemplateTests: XCTestCase {
         XCTAssertEqual(answer, "user 42 post 7")
     }
 
+    func testAPercentEncodedLiteralSegmentMatchesAsAnExactURLWould() async throws {
+        let mocks = MockRegistry()
+        mocks.register("https://api.example.com/files/my%20docs/{name}") { _, parameters in
+            try .text("file \(parameters["name"] ?? "?")")
+        }
+        mocks.register("https://api.example.com/files/a%2Fb/{name}") { _, parameters in
+            try .text("slashed \(parameters["name"] ?? "?")")
+        }
+
+        let answer = try await text(mocks, "https://api.example.com/files/my%20docs/report.pdf")
+        let slashed = try await text(mocks, "https://api.example.com/files/a%2Fb/x")
+
+        XCTAssertEqual(answer, "file report.pdf")
+        XCTAssertEqual(slashed, "slashed x")
+        XCTAssertEqual(mocks.failures, [])
+    }
+
     func testCapturedValuesArePercentDecodedAndAnEncodedSlashStaysInItsSegment() async throws {
         let mocks = MockRegistry()
         mocks.register(.url("https://api.example.com/v1/users/{id}/posts/{postID}")) { _, parameters in

@@ -17,6 +17,20 @@ private actor UserStore {
 final class AsyncHandlerTests: XCTestCase {
     private let address = "https://api.example.com/user"
 
+    func testAnAsyncHandlerWhoseOwnTaskWasCancelledStillAnswers() async throws {
+        let mocks = MockRegistry()
+        mocks.register("https://api.example.com/self-cancelled") { _ async throws in
+            // Something inside the handler cancels the task it runs in; the request is still open.
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try .text("still here")
+        }
+        var request = URLRequest(url: try url("https://api.example.com/self-cancelled"))
+        request.timeoutInterval = 5
+        let (session, limited) = (mocks.session, request)
+        let (data, _) = try await withWatchdog(20) { try await session.data(for: limited) }
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), "still here")
+    }
+
     func testAnAsyncHandlerAnswers() async throws {
         let mocks = MockRegistry()
         let store = UserStore()
