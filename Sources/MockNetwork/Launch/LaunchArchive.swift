@@ -19,6 +19,11 @@ enum LaunchArchive {
     ) throws {
         let mode = try HTTPArchive.RecordMode.fromEnvironment(environment)
         let file: URL
+        // A name in the bundle, or an absolute path (a recording's file, which outlives the build);
+        // a relative path (`../…`) would be read from wherever the app runs, outside its bundle.
+        if !LaunchScenario.isName(name) && !name.hasPrefix("/") {
+            throw MockLaunchError.unknownArchive(name, archives: archives(in: bundle), bundle: bundle.bundleURL.path)
+        }
         if isPath(name) {
             file = URL(fileURLWithPath: name).standardizedFileURL
             if mode == .never && !FileManager.default.fileExists(atPath: file.path) {

@@ -21,6 +21,11 @@ enum LaunchScenario {
     {
         let root = bundle.resourceURL ?? bundle.bundleURL
         let bundlePath = bundle.bundleURL.path
+        // A name of a folder in the bundle, never a path: what the environment says cannot reach out.
+        guard isName(scenario) else {
+            throw MockLaunchError.unknownScenario(
+                scenario, variants: variants(for: Array(routes.values), root: root), bundle: bundlePath)
+        }
         var found: [(url: String, files: [String])] = []
         var missing: [String] = []
         for (url, name) in routes.sorted(by: { $0.key < $1.key }) {
@@ -55,6 +60,12 @@ enum LaunchScenario {
     /// The files that answer the stub `name` in `variant`, in the order they answer: the numbered
     /// sequence (`breeds.1.json`, `breeds.2.json`, …) when its first file exists, else the one file;
     /// none when neither exists.
+    /// Whether `text` is a name (no separator, not `.` or `..`), as scenarios and archives in the
+    /// bundle are named.
+    static func isName(_ text: String) -> Bool {
+        !text.contains("/") && !text.contains("\\") && text != "." && text != ".."
+    }
+
     static func files(of name: String, in variant: String, root: URL) -> [String] {
         let file = AppStubs.fileName(name)
         let ext = (file as NSString).pathExtension

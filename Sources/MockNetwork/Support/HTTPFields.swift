@@ -20,9 +20,13 @@ struct CacheDirectives {
 
     /// A directive's number of seconds, such as `max-age`'s: a whole number, and 0 (stale at once)
     /// for a value that is none, as RFC 9111 (1.2.2) asks.
+    static let largestDelta: TimeInterval = 2_147_483_648
+
     func seconds(_ name: String) -> TimeInterval? {
         guard let value = directives[name] else { return nil }
-        return Int(value).map { TimeInterval(max(0, $0)) } ?? 0
+        // Delta-seconds: digits only, else 0; beyond 2^31 it counts as 2^31 (RFC 9111, 1.2.2).
+        guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return 0 }
+        return min(Double(value) ?? Self.largestDelta, Self.largestDelta)
     }
 }
 

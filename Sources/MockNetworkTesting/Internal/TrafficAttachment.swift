@@ -17,6 +17,14 @@ package enum TrafficAttachment {
     /// The variable naming the folder the files go to on Linux; a temporary folder otherwise.
     package static let directoryVariable = "MOCKNETWORK_TRAFFIC_DIR"
 
+    /// The folder ``directoryVariable`` names; a blank value counts as unset (as for the launch
+    /// variables), not as the current folder.
+    package static var directory: String? {
+        guard let value = ProcessInfo.processInfo.environment[directoryVariable] else { return nil }
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
     /// `testName` as a file name: `traffic-` and its letters, digits, `.`, `-` and `_`, the rest as `_`.
     static func fileName(for testName: String) -> String {
         let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-_")
@@ -59,7 +67,7 @@ package enum TrafficAttachment {
             }
             #if canImport(FoundationNetworking)
                 let folder =
-                    ProcessInfo.processInfo.environment[directoryVariable].map { URL(fileURLWithPath: $0) }
+                    directory.map { URL(fileURLWithPath: $0) }
                     ?? FileManager.default.temporaryDirectory.appendingPathComponent("MockNetwork-traffic")
                 let file = folder.appendingPathComponent(name)
                 do {

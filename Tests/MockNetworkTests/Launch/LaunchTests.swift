@@ -147,6 +147,38 @@ final class LaunchTests: XCTestCase {
         }
     }
 
+    /// What the environment names is a name in the bundle: a scenario or archive given as a path
+    /// that climbs out of the bundle is refused, with the error that lists what the bundle has,
+    /// although the files it points at exist.
+    func testAScenarioOrArchiveThatClimbsOutOfTheBundleIsRefused() throws {
+        let bundle = try bundle()
+        let root = bundle.resourceURL ?? bundle.bundleURL
+        // Stub files and an archive outside the bundle, which the climbing names reach.
+        let outside = folder.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try Data(#"["outside"]"#.utf8).write(to: outside.appendingPathComponent("breeds.json"))
+        try Data(try checkoutArchive().utf8).write(to: outside.appendingPathComponent("escape.har"))
+        let climb = String(repeating: "../", count: root.pathComponents.count) + outside.path.dropFirst()
+
+        XCTAssertThrowsError(
+            try MockRegistry.launched(
+                stubs: [breedsURL: "breeds"], in: bundle, environment: ["MOCKNETWORK_SCENARIO": climb])
+        ) { error in
+            XCTAssertEqual(
+                error as? MockLaunchError,
+                .unknownScenario(climb, variants: ["empty", "refresh", "standard"], bundle: bundle.bundleURL.path))
+        }
+        for archive in [climb + "/escape.har", "../escape.har", ".."] {
+            XCTAssertThrowsError(
+                try MockRegistry.launched(in: bundle, environment: ["MOCKNETWORK_ARCHIVE": archive])
+            ) { error in
+                XCTAssertEqual(
+                    error as? MockLaunchError,
+                    .unknownArchive(archive, archives: ["checkout", "other"], bundle: bundle.bundleURL.path))
+            }
+        }
+    }
+
     func testScenarioWithoutTheFileOfAStubbedURLFailsAtLaunchNamingThePaths() throws {
         let bundle = try bundle()
         XCTAssertThrowsError(

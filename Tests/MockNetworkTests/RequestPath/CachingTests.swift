@@ -177,6 +177,15 @@ final class CachingTests: XCTestCase {
         XCTAssertEqual(mocks.failures, [])
     }
 
+    func testAMaxAgeBeyondTwoToTheThirtyFirstCountsAsThat() async throws {
+        // RFC 9111, 1.2.2: a delta-seconds too large to hold is taken as 2^31 seconds, not as 0.
+        let mocks = MockRegistry()
+        let seen = serving(mocks, headers: ["Cache-Control": "max-age=99999999999999999999999"])
+        let session = cachedSession(mocks)
+        for _ in 0..<2 { _ = try await send(session, "GET", address) }
+        XCTAssertEqual(seen.current.count, 1)
+    }
+
     func testEachHopOfARedirectIsLookedUpAndStoredAsARequestOfItsOwn() async throws {
         // GET A → 301 → B, where B may be kept a minute: the second time, B comes from the cache
         // (A is asked again, its redirect having no lifetime). Apple's loading does this with a new

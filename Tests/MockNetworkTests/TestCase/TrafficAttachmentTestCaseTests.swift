@@ -40,6 +40,20 @@ final class TrafficAttachmentTestCaseTests: FailureCapturingTestCase {
         }
     #endif
 
+    func testABlankTrafficFolderCountsAsUnset() {
+        let variable = TrafficAttachment.directoryVariable
+        let earlier = ProcessInfo.processInfo.environment[variable]
+        defer {
+            if let earlier { setenv(variable, earlier, 1) } else { unsetenv(variable) }
+        }
+        for blank in ["", "  "] {
+            setenv(variable, blank, 1)
+            XCTAssertNil(TrafficAttachment.directory, "\"\(blank)\" must not mean the current folder")
+        }
+        setenv(variable, "/tmp/traffic", 1)
+        XCTAssertEqual(TrafficAttachment.directory, "/tmp/traffic")
+    }
+
     func testNothingIsAttachedWhenTurnedOffOrWithNoTraffic() throws {
         capturing = true
         TrafficAttachment.attach(mocks, to: self, fallback: fallback)
