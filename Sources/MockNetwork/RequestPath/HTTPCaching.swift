@@ -129,7 +129,10 @@ struct HTTPCaching: Sendable {
         guard case .success(let (response, body)) = answer.result else { return answer }
         guard method == "GET" else {
             if ["POST", "PUT", "PATCH", "DELETE"].contains(method), (200..<400).contains(response.statusCode) {
-                Self.storing.withLock { _ in cache.cache.removeCachedResponse(for: Self.key(url)) }
+                Self.storing.withLock { count in
+                    cache.cache.removeCachedResponse(for: Self.key(url))
+                    count &+= 1
+                }
             }
             return answer
         }
@@ -170,14 +173,17 @@ struct HTTPCaching: Sendable {
             userInfo: [Self.storedAtKey: now.timeIntervalSince1970, Self.varyKey: vary], storagePolicy: .allowed)
         // Removed first, and both under one lock: Foundation on Linux lists a key stored twice twice,
         // and its next eviction then crashes on the copy that is already gone.
-        Self.storing.withLock { _ in
+        Self.storing.withLock { count in
             cache.cache.removeCachedResponse(for: Self.key(url))
             cache.cache.storeCachedResponse(stored, for: Self.key(url))
+            count &+= 1
         }
     }
 
-    /// Held while an answer is stored or removed, in any session's cache.
-    private static let storing = Locked(())
+    /// Held while an answer is stored or removed, in any session's cache. (It counts the stores so
+    /// that its value has a size: ThreadSanitizer takes every access to an empty value in a lock
+    /// box for a race on the box itself, which failed users' runs.)
+    private static let storing = Locked(0)
 
     /// The request a URL's answer is filed under. Foundation on Linux files by host, port and path
     /// only, so there the query (and scheme) go into the path, and two queries of one path are two

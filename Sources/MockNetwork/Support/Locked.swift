@@ -13,6 +13,9 @@
 /// (`Synchronization.Mutex` would do the same, but needs iOS 18 / macOS 15 on Apple. The lock is
 /// the platform's own rather than `NSLock`: every request takes several, and `NSLock` costs an
 /// object of its own and a dynamic call per use.)
+///
+/// Keep `Value` of some size (not `()`): ThreadSanitizer reports accesses to an empty value here as
+/// races on the box itself.
 final class Locked<Value>: @unchecked Sendable {
     #if canImport(Darwin)
         private let lock: UnsafeMutablePointer<os_unfair_lock>
