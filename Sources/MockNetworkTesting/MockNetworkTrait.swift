@@ -149,7 +149,10 @@
             // All the test and MockNetwork record is watched: a failing issue (not a known one)
             // attaches the test's traffic before the registry is emptied.
             try await Self.watchingIssues(failed, for: test, testCase: testCase) {
-                registerDefaults(of: test, in: registry, fallback: fallback)
+                // In the registry's scope: defaults that read `MockRegistry.current` get this one.
+                MockRegistry.$scoped.withValue(registry) {
+                    registerDefaults(of: test, in: registry, fallback: fallback)
+                }
                 do {
                     if let archive {
                         let testName = ArchiveSupport.filter(forTest: test.name)

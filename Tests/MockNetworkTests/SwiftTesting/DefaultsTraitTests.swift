@@ -82,3 +82,16 @@ struct DefaultsTraitFailureTests {
         #expect(reached.current == "registered before the throw")
     }
 }
+
+/// Defaults that read `MockRegistry.current` (instead of the registry they are handed) get the
+/// test's registry: they run inside the trait's scope.
+@Suite(
+    .mockNetwork(defaults: { _ in
+        MockRegistry.current.register("https://api.example.com/current", answer: try .text("from current"))
+    }))
+struct DefaultsReadingCurrentTests {
+    @Test func defaultsThatReadCurrentRegisterOnTheTestsRegistry() async throws {
+        let mocks = MockRegistry.current
+        #expect(try await text(mocks, "https://api.example.com/current") == (200, "from current"))
+    }
+}
