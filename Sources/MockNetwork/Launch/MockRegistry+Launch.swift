@@ -43,6 +43,8 @@ extension MockRegistry {
     ///   - bundle: the bundle with the scenarios' folders and the archives: `.main` for an app.
     ///   - redaction: what a recording and the report leave out; `Authorization`, `Cookie` and `Set-Cookie` unless given.
     ///   - environment: where the test's choices are read; the process's environment unless given.
+    ///   - requestLogLimit: how many of the latest requests (with their answers' bodies) the registry
+    ///     and the report keep: 100 unless given, so an app that runs long keeps a bounded amount.
     /// - Returns: the registry, or `nil` when the environment names neither a scenario nor an archive.
     /// - Throws: ``MockLaunchError`` when the scenario or archive named is not in the bundle (naming
     ///   those that are) or lacks files, or a recording is asked of a bundle name; ``HTTPArchive/LoadError``
@@ -51,10 +53,10 @@ extension MockRegistry {
     ///   without mocks. Show or log it; never fall back to the network silently.
     public static func launched(
         stubs: [String: String] = [:], in bundle: Bundle = .main, redaction: HTTPArchive.Redaction = .standard,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment, requestLogLimit: Int = 100
     ) throws -> MockRegistry? {
         guard let settings = LaunchSettings(environment) else { return nil }
-        let registry = MockRegistry()
+        let registry = MockRegistry(requestLogLimit: requestLogLimit)
         do {
             // The scenario first: checking it writes nothing, and starting a recording writes the archive.
             if let scenario = settings.scenario {

@@ -179,6 +179,20 @@ final class LaunchTests: XCTestCase {
         }
     }
 
+    func testALaunchedRegistryKeepsABoundedLog() async throws {
+        let bundle = try bundle()
+        let environment = environment(["MOCKNETWORK_SCENARIO": "standard"])
+        let mocks = try XCTUnwrap(
+            try MockRegistry.launched(stubs: [breedsURL: "breeds"], in: bundle, environment: environment))
+        XCTAssertEqual(mocks.requestLogLimit, 100)
+        for _ in 0..<150 { _ = try await mocks.session.data(from: try url(breedsURL)) }
+        XCTAssertEqual(mocks.requests.count, 100)
+        let few = try XCTUnwrap(
+            try MockRegistry.launched(
+                stubs: [breedsURL: "breeds"], in: bundle, environment: environment, requestLogLimit: 5))
+        XCTAssertEqual(few.requestLogLimit, 5)
+    }
+
     func testScenarioWithoutTheFileOfAStubbedURLFailsAtLaunchNamingThePaths() throws {
         let bundle = try bundle()
         XCTAssertThrowsError(
