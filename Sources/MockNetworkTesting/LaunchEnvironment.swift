@@ -98,8 +98,10 @@ extension Dictionary where Key == String, Value == String {
     }
 }
 
-// XCUIApplication exists where XCTest has UI tests: not on Linux, Windows or watchOS.
-#if canImport(XCTest) && (os(iOS) || os(macOS) || os(tvOS) || os(visionOS))
+// XCUIApplication exists where XCTest has UI tests: not on Linux, Windows or watchOS, and not for
+// visionOS apps built with the visionOS SDK, which cannot run UI tests (Apple's XCUIAutomation
+// documentation); there the launch environment's own `mockNetworkReport(timeout:until:)` remains.
+#if canImport(XCTest) && (os(iOS) || os(macOS) || os(tvOS))
     extension XCUIApplication {
         /// What this app's mocks saw, from the report its launch environment names:
         /// `launchEnvironment.mockNetworkReport(timeout:until:)`.
