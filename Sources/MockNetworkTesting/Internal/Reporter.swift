@@ -24,10 +24,10 @@ enum Reporter {
         #if canImport(Testing)
             if Test.current != nil {
                 let place = location ?? fallback
-                // As an error whose description is the message, so the issue's first line is
-                // MockNetwork's message (an issue recorded with a comment reads "Issue recorded").
+                // An issue with MockNetwork's message as its comment, at the user's line: the test
+                // threw nothing, so it is no "Caught error".
                 Issue.record(
-                    MockNetworkIssue(message: message),
+                    Comment(rawValue: message),
                     sourceLocation: Testing.SourceLocation(
                         fileID: place.fileID, filePath: place.filePath, line: place.line, column: place.column))
                 return
@@ -67,11 +67,6 @@ enum Reporter {
 #endif
 
 /// A failure MockNetwork reports to Swift Testing: its description is the message.
-struct MockNetworkIssue: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
-}
-
 #if canImport(Testing)
     extension MockNetwork.SourceLocation {
         /// The place Swift Testing's `location` names. Its `filePath` is public from Swift 6.3

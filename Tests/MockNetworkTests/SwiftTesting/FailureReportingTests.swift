@@ -34,6 +34,19 @@ import Testing
         #expect(mocks.failures == [], "verify() forgets what it reported")
     }
 
+    /// A report is an issue with MockNetwork's message, not a caught error: the test threw nothing.
+    @Test func aReportIsAnIssueWithItsMessageNotACaughtError() async throws {
+        let mocks = MockRegistry()
+        try await get("https://api.example.com/none", from: mocks)
+        let line = #line + 2
+        withKnownIssue {
+            mocks.verify()
+        } matching: { issue in
+            issue.error == nil && issue.comments.first?.rawValue.hasPrefix("MockNetwork: no handler for GET") == true
+                && issue.sourceLocation?.line == line
+        }
+    }
+
     @Test func unmetExpectedCallCountNamesURLExpectedAndActual() async throws {
         let mocks = MockRegistry()
         let line = #line + 1
@@ -121,8 +134,8 @@ func waitUntil(_ condition: @Sendable () -> Bool) async throws {
 }
 
 extension Issue {
-    /// What the issue says: MockNetwork's message (recorded as an error, so it is the issue's
-    /// first line), or the comments of any other issue.
+    /// What the issue says: MockNetwork's message (its comment), an error's description, or the
+    /// comments of any other issue.
     var messages: [String] {
         error.map { ["\($0)"] } ?? comments.map(\.rawValue)
     }
