@@ -62,15 +62,16 @@ extension Dictionary where Key == String, Value == String {
     /// the app exits or while it runs.
     ///
     /// The app writes the report within a few milliseconds of every change. This waits until the
-    /// report exists and `condition` holds (by default: no request is waiting for its answer), then
-    /// returns it; after `timeout` seconds it returns the report as it is. To read in the middle of a
-    /// flow, say what to wait for: `mockNetworkReport { $0.requests.count == 2 }`.
+    /// report exists, no request is waiting for its answer, and `condition` holds (a condition of
+    /// your own adds to "nothing in flight", never replaces it), then returns it; after `timeout`
+    /// seconds it returns the report as it is. To wait for a point in a flow, say what it is:
+    /// `mockNetworkReport { $0.requests.count == 2 }`.
     ///
     /// - Throws: `MockLaunchError.launchFailed` when the app's mocks failed at launch (the
     ///   scenario or archive named does not exist, say), `MockLaunchError.reportNotWritten`
     ///   when no report came, `MockLaunchError.noReportPath` when this environment names no report.
     public func mockNetworkReport(
-        timeout: TimeInterval = 5, until condition: (MockLaunchReport) -> Bool = { $0.inFlight == 0 }
+        timeout: TimeInterval = 5, until condition: (MockLaunchReport) -> Bool = { _ in true }
     ) throws -> MockLaunchReport {
         guard let file = mockNetworkReportFile else { throw MockLaunchError.noReportPath }
         let deadline = Date().addingTimeInterval(timeout)
@@ -78,7 +79,7 @@ extension Dictionary where Key == String, Value == String {
             if FileManager.default.fileExists(atPath: file.path) {
                 let report = try MockLaunchReport(contentsOf: file)
                 if let error = report.launchError { throw MockLaunchError.launchFailed(error) }
-                if condition(report) || Date() >= deadline { return report }
+                if (report.inFlight == 0 && condition(report)) || Date() >= deadline { return report }
             } else if Date() >= deadline {
                 throw MockLaunchError.reportNotWritten(path: file.path, timeout: timeout)
             }
@@ -89,10 +90,15 @@ extension Dictionary where Key == String, Value == String {
 
     /// Sets the report's file: `report`, else the one already chosen, else a new temporary file.
     private mutating func chooseReport(_ report: URL?) {
-        let file =
-            report ?? mockNetworkReportFile
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+        let file: URL
+        if let given = report ?? mockNetworkReportFile {
+            file = given
+        } else {
+            // MockNetwork's own choice: removed when the test process exits, unless it reports a failure.
+            file = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "MockNetwork-launch-\(UUID().uuidString).json")
+            LaunchFiles.note(file)
+        }
         try? FileManager.default.removeItem(at: file)
         self[LaunchSettings.reportVariable] = file.path
     }
@@ -107,7 +113,7 @@ extension Dictionary where Key == String, Value == String {
         /// `launchEnvironment.mockNetworkReport(timeout:until:)`.
         @MainActor
         public func mockNetworkReport(
-            timeout: TimeInterval = 5, until condition: (MockLaunchReport) -> Bool = { $0.inFlight == 0 }
+            timeout: TimeInterval = 5, until condition: (MockLaunchReport) -> Bool = { _ in true }
         ) throws -> MockLaunchReport {
             try launchEnvironment.mockNetworkReport(timeout: timeout, until: condition)
         }

@@ -80,12 +80,20 @@
             let fail = { (failure: MockFailure) in
                 Reporter.fail(failure.message, at: failure.location, in: self, fallback: fallback)
             }
-            Lifecycle.end(mocks, through: fail) {
-                // A failed test's report gets its traffic (`attachesTrafficOnFailure`); a passing one's never.
-                if (testRun?.totalFailureCount ?? 0) > 0 {
-                    TrafficAttachment.attach(mocks, to: self, fallback: fallback)
-                }
+            let failures = mocks.settledFailures()
+            // A failed test's report gets its traffic (`attachesTrafficOnFailure`); a passing one's never.
+            // On Linux the note naming the file goes into MockNetwork's first failure, or the log.
+            var note: String?
+            if (testRun?.totalFailureCount ?? 0) > 0 || !failures.isEmpty {
+                note = TrafficAttachment.attach(mocks, to: self)
+            } else {
+                #if canImport(FoundationNetworking)
+                    TrafficAttachment.removeEarlierFile(of: self)
+                #endif
             }
+            for failure in Lifecycle.withNote(note, failures) { fail(failure) }
+            if failures.isEmpty, let note { print(note) }
+            Lifecycle.cancelAndReset(mocks)
             // XCTest runs one test at a time, so whatever the process-wide registry holds is this test's.
             Lifecycle.endProcessWide(reset: true, through: fail)
             super.tearDown()

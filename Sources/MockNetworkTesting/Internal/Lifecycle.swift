@@ -2,7 +2,7 @@ import Foundation
 import MockNetwork
 
 /// The end of a test, shared by ``MockNetworkTestCase``, `verify()` and the `.mockNetwork` trait.
-enum Lifecycle {
+package enum Lifecycle {
     /// Reports what `registry` noticed (unmatched requests, invalid registrations and responses,
     /// unmet expected call counts, requests still in flight) through `fail`, then forgets it.
     static func report(_ registry: MockRegistry, through fail: (MockFailure) -> Void) {
@@ -33,10 +33,21 @@ enum Lifecycle {
     ) {
         report(registry, through: fail)
         beforeReset()
+        cancelAndReset(registry)
+    }
+
+    /// Cancels what is still in flight on the registry's session and empties the registry.
+    static func cancelAndReset(_ registry: MockRegistry) {
         registry.session.getAllTasks { tasks in
             for task in tasks { task.cancel() }
         }
         registry.reset()
+    }
+
+    /// `failures` with `note` added to the first one (on its own line); unchanged without a note.
+    package static func withNote(_ note: String?, _ failures: [MockFailure]) -> [MockFailure] {
+        guard let note, let first = failures.first else { return failures }
+        return [MockFailure(message: first.message + "\n" + note, location: first.location)] + failures.dropFirst()
     }
 
     /// Reports what the process-wide registry (`MockURLProtocol.registry`, the tutorials' wiring)

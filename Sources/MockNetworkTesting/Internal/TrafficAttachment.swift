@@ -25,6 +25,20 @@ package enum TrafficAttachment {
         return trimmed.isEmpty ? nil : trimmed
     }
 
+    /// Where the traffic files of failed XCTest tests go on Linux.
+    static var linuxFolder: URL {
+        directory.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("MockNetwork-traffic")
+    }
+
+    #if canImport(XCTest) && canImport(FoundationNetworking)
+        /// Removes the traffic file an earlier, failed run of `testCase` left, now that it passed: what a
+        /// failing test's report names stays, and nothing gathers once it is fixed.
+        package static func removeEarlierFile(of testCase: XCTestCase) {
+            try? FileManager.default.removeItem(at: linuxFolder.appendingPathComponent(fileName(for: testCase.name)))
+        }
+    #endif
+
     /// `testName` as a file name: `traffic-` and its letters, digits, `.`, `-` and `_`, the rest as `_`.
     static func fileName(for testName: String) -> String {
         let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-_")
@@ -55,41 +69,36 @@ package enum TrafficAttachment {
 
     #if canImport(XCTest)
         /// Attaches `registry`'s traffic to `testCase`: an `XCTAttachment` on Apple platforms; on
-        /// Linux, whose XCTest has none, a file that a failure of the test names.
-        package static func attach(
-            _ registry: MockRegistry, to testCase: XCTestCase, fallback: MockNetwork.SourceLocation
-        ) {
-            guard registry.attachesTrafficOnFailure, let report = registry.trafficReport() else { return }
+        /// Linux, whose XCTest has none, a file. Returns the note that names the file (or says why it
+        /// could not be written), for the caller to add to the test's first MockNetwork failure or to
+        /// the log: never a failure of its own, which would count the failed test once more.
+        @discardableResult
+        package static func attach(_ registry: MockRegistry, to testCase: XCTestCase) -> String? {
+            guard registry.attachesTrafficOnFailure, let report = registry.trafficReport() else { return nil }
             let name = fileName(for: testCase.name)
             if let sink {
                 sink(name, report.json)
-                return
+                return nil
             }
             #if canImport(FoundationNetworking)
-                let folder =
-                    directory.map { URL(fileURLWithPath: $0) }
-                    ?? FileManager.default.temporaryDirectory.appendingPathComponent("MockNetwork-traffic")
+                let folder = linuxFolder
                 let file = folder.appendingPathComponent(name)
                 do {
                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                     try report.json.write(to: file)
                 } catch {
-                    Reporter.fail(
-                        "MockNetwork: the test failed, and its traffic could not be written to \(file.path): "
-                            + "\(error.localizedDescription). Set \(directoryVariable) to a folder that can be written.",
-                        at: nil, in: testCase, fallback: fallback)
-                    return
+                    return "MockNetwork: the test failed, and its traffic could not be written to \(file.path): "
+                        + "\(error.localizedDescription). Set \(directoryVariable) to a folder that can be written."
                 }
-                Reporter.fail(
-                    "MockNetwork: the test failed; what the network saw (\(summary(report))) is in \(file.path), "
-                        + "a HAR file: open it in a browser's network panel. (Off with "
-                        + "\(TrafficReport.environmentVariable)=0 or mocks.attachesTrafficOnFailure = false.)",
-                    at: nil, in: testCase, fallback: fallback)
+                return "MockNetwork: the test failed; what the network saw (\(summary(report))) is in \(file.path), "
+                    + "a HAR file: open it in a browser's network panel. (Off with "
+                    + "\(TrafficReport.environmentVariable)=0 or mocks.attachesTrafficOnFailure = false.)"
             #else
                 let attachment = XCTAttachment(data: report.json, uniformTypeIdentifier: "public.json")
                 attachment.name = name
                 attachment.lifetime = .keepAlways
                 testCase.add(attachment)
+                return nil
             #endif
         }
     #endif

@@ -47,6 +47,55 @@ final class LaunchEnvironmentTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: file.path))
     }
 
+    /// The reports MockNetwork chose a file for go when the process ends, unless they show a
+    /// failure; a file the test named is left alone.
+    func testCleanReportsMockNetworkChoseAreRemovedAndFailingOnesKept() throws {
+        LaunchFiles.removeClean()  // what earlier tests of this process left
+        var clean: [String: String] = [:]
+        clean.mockNetwork(scenario: "standard")
+        var failing: [String: String] = [:]
+        failing.mockNetwork(archive: "checkout")
+        var never: [String: String] = [:]
+        never.mockNetwork(scenario: "empty")
+        let own = FileManager.default.temporaryDirectory.appendingPathComponent("own-\(UUID().uuidString).json")
+        var named: [String: String] = [:]
+        named.mockNetwork(scenario: "standard", report: own)
+        let report = #"{"requests": [], "unmatched": [], "failures": [], "inFlight": 0}"#
+        let withFailure = #"{"requests": [], "unmatched": [], "failures": ["MockNetwork: x"], "inFlight": 0}"#
+        for (environment, text) in [(clean, report), (failing, withFailure), (named, report)] {
+            try Data(text.utf8).write(to: try XCTUnwrap(environment.mockNetworkReportFile))
+        }
+        defer {
+            for environment in [failing, named] {
+                try? FileManager.default.removeItem(at: try XCTUnwrap(environment.mockNetworkReportFile))
+            }
+        }
+
+        LaunchFiles.removeClean()
+
+        func exists(_ environment: [String: String]) throws -> Bool {
+            FileManager.default.fileExists(atPath: try XCTUnwrap(environment.mockNetworkReportFile).path)
+        }
+        XCTAssertFalse(try exists(clean))
+        XCTAssertTrue(try exists(failing))
+        XCTAssertFalse(try exists(never))
+        XCTAssertTrue(try exists(named), "a report the test named is the test's")
+    }
+
+    /// A condition of the test's own adds to "nothing in flight": a report with a request still in
+    /// flight is not returned before the timeout, whatever the condition says.
+    func testAConditionOfTheTestsOwnDoesNotReplaceNothingInFlight() throws {
+        var environment: [String: String] = [:]
+        environment.mockNetwork(scenario: "standard")
+        let file = try XCTUnwrap(environment.mockNetworkReportFile)
+        try Data(#"{"requests": [], "unmatched": [], "failures": [], "inFlight": 1}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let started = Date()
+        let report = try environment.mockNetworkReport(timeout: 0.3) { $0.requests.isEmpty }
+        XCTAssertEqual(report.inFlight, 1)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.3, "returned while a request was in flight")
+    }
+
     func testReadingFailsClearlyWithoutAReport() throws {
         XCTAssertThrowsError(try [String: String]().mockNetworkReport()) { error in
             XCTAssertEqual(error as? MockLaunchError, .noReportPath)
