@@ -37,10 +37,15 @@ extension RecordedRequest {
         RequestMatch.queryItems(of: url).map { URLQueryItem(name: $0.name, value: $0.value) }
     }
 
-    /// The body's fields when it is a form (`application/x-www-form-urlencoded`), in order,
-    /// percent-decoded (`+` as a space); empty for a body that holds none.
+    /// The body's fields when it is a form (`application/x-www-form-urlencoded`, which a session
+    /// sends a POST body as unless told otherwise), in order, percent-decoded (`+` as a space);
+    /// empty for a body of another type (`application/json`, say) or none.
     public var formFields: [URLQueryItem] {
-        text.split(separator: "&").compactMap { field in
+        guard
+            request.value(forHTTPHeaderField: "Content-Type")?.lowercased()
+                .hasPrefix("application/x-www-form-urlencoded") ?? false
+        else { return [] }
+        return text.split(separator: "&").compactMap { field in
             let pair = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let decode = { (part: Substring) in
                 part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)

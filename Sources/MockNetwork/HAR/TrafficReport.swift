@@ -39,7 +39,7 @@ extension MockRegistry {
     /// the `.mockNetwork` trait attach it when the test fails, never when it passes: with Swift
     /// Testing as an `Attachment` (saved where `swift test --attachments-path` says; Xcode shows it
     /// in the test report), with XCTest as an `XCTAttachment` on Apple platforms, and on Linux as a
-    /// file whose path a failure of the test names.
+    /// file whose path the test's first MockNetwork failure (or the log) names.
     ///
     /// Turn it off for one test here, for a suite in its defaults (`registerDefaults`), or for a
     /// whole run with `MOCKNETWORK_ATTACH_TRAFFIC=0`. The file holds the latest 100 requests, each

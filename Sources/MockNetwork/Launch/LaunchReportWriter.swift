@@ -1,6 +1,10 @@
 import Dispatch
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 #if canImport(Darwin)
     import Darwin
 #elseif canImport(Glibc)
@@ -14,10 +18,9 @@ import Foundation
 /// once more when the process exits, each time atomically (a reader never sees half a file).
 ///
 /// It looks for changes on a timer rather than being told of them: the request path has no hook for
-/// a request's end, and a look costs one lock and a few counts. It keeps the registry's core for the
-/// rest of the process (a launched registry serves the app until it ends), so no change goes
-/// unwritten because the app let its registry go.
-final class LaunchReportWriter: Sendable {
+/// a request's end, and a look costs one lock and a few counts. It looks for as long as the registry
+/// or its session is alive; once both are gone it writes a last time and stops.
+package final class LaunchReportWriter: Sendable {
     /// How often a change is looked for.
     static let interval = DispatchTimeInterval.milliseconds(20)
     /// Bodies in the report are cut to this many bytes.
@@ -40,6 +43,15 @@ final class LaunchReportWriter: Sendable {
     private let redaction: HTTPArchive.Redaction
     private let core: MockRegistry.Core
     private let output: Locked<Output>
+    /// What keeps the writer looking: the registry, or the session the app kept of it.
+    private let watched: Watched
+
+    private struct Watched: Sendable {
+        weak var registry: MockRegistry?
+        weak var session: URLSession?
+
+        var isAlive: Bool { registry != nil || session != nil }
+    }
 
     private static let queue = DispatchQueue(label: "MockNetwork.launch-report")
     /// The writers at work in this process, for the last write at exit.
@@ -47,18 +59,22 @@ final class LaunchReportWriter: Sendable {
     /// Installs the last write at exit, once.
     private static let exitHook: Void = { atexit { LaunchReportWriter.writeAll() } }()
 
-    private init(core: MockRegistry.Core, settings: LaunchSettings, file: URL, redaction: HTTPArchive.Redaction) {
+    private init(registry: MockRegistry, settings: LaunchSettings, file: URL, redaction: HTTPArchive.Redaction) {
         self.settings = settings
         self.redaction = redaction
-        self.core = core
+        self.core = registry.core
+        watched = Watched(registry: registry, session: registry.session)
         output = Locked(Output(file: file, written: nil))
     }
+
+    /// How many writers are looking for changes now (for MockNetwork's tests).
+    package static var lookingCount: Int { live.withLock { $0.count } }
 
     /// Writes `registry`'s report to `file` now, and keeps it up to date from then on.
     static func start(
         watching registry: MockRegistry, settings: LaunchSettings, file: URL, redaction: HTTPArchive.Redaction
     ) {
-        let writer = LaunchReportWriter(core: registry.core, settings: settings, file: file, redaction: redaction)
+        let writer = LaunchReportWriter(registry: registry, settings: settings, file: file, redaction: redaction)
         writer.writeIfChanged()
         live.withLock { $0.append(writer) }
         _ = exitHook
@@ -77,6 +93,11 @@ final class LaunchReportWriter: Sendable {
 
     private func look() {
         writeIfChanged()
+        guard watched.isAlive else {
+            // The app let its registry and session go: nothing more can change.
+            Self.live.withLock { $0.removeAll { $0 === self } }
+            return
+        }
         scheduleLook()
     }
 

@@ -31,6 +31,8 @@ extension MockRegistry.Core {
         var near: SourceLocation?
         // The rules the nearest handler whose URL fits says no on: what the fix is about.
         var failedRules: [String] = []
+        // The nearest URL differs from the request's only in its query: the fix may be a query rule.
+        var onlyQueryDiffers: String?
         if count == 0 {
             lines.append("Nothing is registered.")
         } else {
@@ -62,6 +64,11 @@ extension MockRegistry.Core {
                 near = route.location
                 let why = route.match.mismatches(request.request, url: request.url, body: request.body)
                 if !fitting.isEmpty { failedRules = why }
+                if fitting.isEmpty, !why.isEmpty, why.allSatisfy({ $0.hasPrefix("query") }),
+                    case .url(let registered, _) = route.match.target
+                {
+                    onlyQueryDiffers = registered
+                }
                 lines.append(
                     "Nearest: \(MockRegistry.shortened(route.match.description)) (\(why.joined(separator: "; ")))")
             }
@@ -75,6 +82,13 @@ extension MockRegistry.Core {
             lines.append(
                 "Fix: the URL fits the handler registered at \(near), but not its rules (\(failedRules.joined(separator: "; "))). "
                     + "Make the client send what that match expects, or loosen the match there.")
+        } else if let registered = onlyQueryDiffers {
+            let path = registered.split(separator: "?", maxSplits: 1).first.map(String.init) ?? registered
+            lines.append(
+                "Fix: only the query differs. Register this URL, e.g. register(\"\(shown)\") { _ in try .status(200) }; "
+                    + "or let the handler take any query, .url(\"\(MockRegistry.shortened(path))\", query: .ignored); "
+                    + "or require only the items that matter, .url(\"\(MockRegistry.shortened(path))\").query([\"name\": \"value\"])."
+            )
         } else {
             lines.append(
                 "Fix: register a handler for this URL, e.g. register(\"\(shown)\") { _ in try .status(200) }, "

@@ -179,6 +179,26 @@ final class LaunchTests: XCTestCase {
         }
     }
 
+    func testTheReportWriterStopsOnceTheRegistryAndItsSessionAreGone() async throws {
+        let bundle = try bundle()
+        let before = LaunchReportWriter.lookingCount
+        do {
+            let mocks = try XCTUnwrap(
+                try MockRegistry.launched(
+                    stubs: [breedsURL: "breeds"], in: bundle,
+                    environment: environment(["MOCKNETWORK_SCENARIO": "standard"])
+                ))
+            _ = try await mocks.session.data(from: try url(breedsURL))
+            XCTAssertEqual(LaunchReportWriter.lookingCount, before + 1)
+        }
+        // Its next look finds both gone, writes a last time and stops.
+        try await withWatchdog(10) {
+            while LaunchReportWriter.lookingCount > before { try await Task.sleep(nanoseconds: 5_000_000) }
+        }
+        let report = try MockLaunchReport(contentsOf: folder.appendingPathComponent("report.json"))
+        XCTAssertEqual(report.requests.count, 1)
+    }
+
     func testALaunchedRegistryKeepsABoundedLog() async throws {
         let bundle = try bundle()
         let environment = environment(["MOCKNETWORK_SCENARIO": "standard"])

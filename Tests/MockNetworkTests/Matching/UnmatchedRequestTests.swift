@@ -35,6 +35,19 @@ final class UnmatchedRequestTests: XCTestCase {
             """)
     }
 
+    func testWhenOnlyTheQueryDiffersTheFixNamesTheQueryRules() async throws {
+        let (_, message) = try await unmatched(
+            "https://api.example.com/items?page=2", registered: ["https://api.example.com/items?page=1"])
+        XCTAssertEqual(
+            message.split(separator: "\n").last,
+            """
+            Fix: only the query differs. Register this URL, e.g. register("https://api.example.com/items?page=2") \
+            { _ in try .status(200) }; or let the handler take any query, .url("https://api.example.com/items", \
+            query: .ignored); or require only the items that matter, .url("https://api.example.com/items")\
+            .query(["name": "value"]).
+            """)
+    }
+
     func testNearestMatchListsRegisteredURLsAndTheTrailingSlash() async throws {
         let (_, message) = try await unmatched(
             "https://dog.ceo/api/breed/hound/images/",

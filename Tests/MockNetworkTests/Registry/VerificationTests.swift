@@ -49,6 +49,16 @@ final class VerificationTests: XCTestCase {
             mocks.requests(matching: .host("api.example.com").method("GET")).map(\.url.absoluteString), [orders])
     }
 
+    func testFormFieldsAreEmptyForABodyThatIsNoForm() async throws {
+        let mocks = MockRegistry()
+        mocks.register(.url("https://api.example.com/form").method("POST"), answer: try .status(204))
+        _ = try await send(
+            mocks.session, "POST", "https://api.example.com/form", headers: ["Content-Type": "application/json"],
+            body: Data(#"{"user": "ada"}"#.utf8))
+        _ = try await send(mocks.session, "POST", "https://api.example.com/form", body: Data("user=ada".utf8))
+        XCTAssertEqual(mocks.requests.map(\.formFields), [[], [URLQueryItem(name: "user", value: "ada")]])
+    }
+
     func testABodyThatDoesNotDecodeSaysWhatItHeld() async throws {
         let mocks = MockRegistry()
         mocks.register(orders, method: "POST") { _ in try .status(201) }
