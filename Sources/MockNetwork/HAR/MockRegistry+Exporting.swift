@@ -1,0 +1,99 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A registry's traffic as an archive: exporting what it saw, and recording what went to the network.
+extension MockRegistry {
+
+    /// What this registry answered, as an archive: every request still in ``requests``, with its
+    /// body, and the response it got (or, for one that failed, status 0 and the error), redacted.
+    ///
+    /// Write it with `try mocks.exportedArchive().write(to: url)` and open the file in a
+    /// browser's network panel to see a failing test's traffic.
+    public func exportedArchive(redaction: HTTPArchive.Redaction = .standard) -> HTTPArchive {
+        HTTPArchive(entries: requests.compactMap { Self.entry(for: $0, unanswered: nil) }).redacted(redaction)
+    }
+
+    /// `recorded` as an archive's entry; one not answered yet is left out, unless `unanswered`
+    /// says what to note as its error.
+    static func entry(for recorded: RecordedRequest, unanswered: String?) -> HTTPArchive.Entry? {
+        let request = archived(recorded.request, body: recorded.body)
+        switch recorded.outcome {
+        case .response(let response, let data, let delay):
+            return HTTPArchive.Entry(
+                request: request, response: archived(response, body: data), startedDateTime: recorded.started,
+                time: delay * 1000)
+        case .failure(let error):
+            return HTTPArchive.Entry(
+                request: request, response: HTTPArchive.Response(status: 0), startedDateTime: recorded.started,
+                error: error)
+        case nil:
+            guard let unanswered else { return nil }
+            return HTTPArchive.Entry(
+                request: request, response: HTTPArchive.Response(status: 0), startedDateTime: recorded.started,
+                error: unanswered)
+        }
+    }
+
+    static func archived(_ request: URLRequest, body: Data) -> HTTPArchive.Request {
+        let fields = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
+        let contentType = fields.first { $0.key.lowercased() == "content-type" }?.value ?? ""
+        return HTTPArchive.Request(
+            method: request.httpMethod ?? "GET", url: request.url?.absoluteString ?? "",
+            headers: fields.map { HTTPArchive.Header($0.key, $0.value) },
+            body: body.isEmpty ? nil : HTTPArchive.Body(body, mimeType: contentType))
+    }
+
+    static func archived(_ response: HTTPURLResponse, body: Data) -> HTTPArchive.Response {
+        var fields: [(String, String)] = []
+        for (name, value) in response.allHeaderFields {
+            fields.append(("\(name)", "\(value)"))
+        }
+        fields.sort { $0.0.lowercased() < $1.0.lowercased() }
+        let contentType = fields.first { $0.0.lowercased() == "content-type" }?.1 ?? ""
+        return HTTPArchive.Response(
+            status: response.statusCode, headers: fields.map { HTTPArchive.Header($0.0, $0.1) },
+            body: HTTPArchive.Body(body, mimeType: contentType))
+    }
+}
+
+extension MockRegistry.Core {
+    /// Notes what the real network answered a request passed to it, and records the exchange
+    /// when an archive is recording.
+    func passedToNetwork(
+        _ request: URLRequest, number: Int, result: Result<(HTTPURLResponse, Data), any Error>, started: Date
+    ) {
+        let archive = state.withLock { $0.archive }
+        switch result {
+        case .success(let (response, data)):
+            settle(number, .response(response, data, delay: 0))
+            guard let archive, archive.isRecording else { return }
+            let entry = HTTPArchive.Entry(
+                request: MockRegistry.archived(request, body: request.httpBody ?? Data()),
+                response: MockRegistry.archived(response, body: data),
+                startedDateTime: started, time: Date().timeIntervalSince(started) * 1000)
+            if let error = archive.append(entry) {
+                record(
+                    MockFailure(
+                        message: "MockNetwork: could not write the archive \(archive.file.path): "
+                            + "\(error.localizedDescription). Check that its folder can be written.",
+                        location: nil))
+            }
+        case .failure(let error):
+            settle(number, .failure(MockRegistry.describe(error)))
+            guard let archive, archive.isRecording else { return }
+            let cancelled = (error as? URLError)?.code == .cancelled
+            if !cancelled {
+                record(
+                    MockFailure(
+                        message: "MockNetwork: while recording \(archive.file.path), "
+                            + "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "") failed on the real "
+                            + "network (\(MockRegistry.describe(error))), so nothing was recorded for it. Check that the "
+                            + "server is up and reachable, then record again.",
+                        location: nil))
+            }
+        }
+    }
+}
