@@ -90,6 +90,17 @@ final class StreamsReadmeTests: MockNetworkTestCase {
         XCTAssertEqual((lost as? URLError)?.code, .networkConnectionLost)
     }
 
+    func testTheReadmesEventsLineAnswers() async throws {
+        // README: Streams and time (the article has the longer form above)
+        mocks.register("https://api.example.com/v1/chat") { _ in
+            try .events([.init(data: #"{"delta":"Hel"}"#), .init(data: #"{"delta":"lo"}"#)], every: .milliseconds(50))
+        }
+        // (end of snippet)
+        let chat = try await session.data(from: try url("https://api.example.com/v1/chat")).0
+        XCTAssertEqual(
+            String(decoding: chat, as: UTF8.self), "data: {\"delta\":\"Hel\"}\n\ndata: {\"delta\":\"lo\"}\n\n")
+    }
+
     @MainActor
     func testTheHoldSnippetChecksTheLoadingStateWithoutASleep() async throws {
         let model = FeedModel(session: session)
