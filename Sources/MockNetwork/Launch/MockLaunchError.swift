@@ -3,7 +3,7 @@ import Foundation
 /// Why an app launched by a UI test could not set up the mocks the test asked for, or why the test
 /// could not read what they saw.
 ///
-/// ``MockRegistry/launched(stubs:in:redaction:environment:)`` throws the first four at launch (and
+/// ``MockRegistry/launched(stubs:in:redaction:environment:requestLogLimit:)`` throws the first four at launch (and
 /// writes them to the report, where the test side finds them); MockNetworkTesting's report reader
 /// throws the others.
 public enum MockLaunchError: Error, Equatable, CustomStringConvertible, LocalizedError {
