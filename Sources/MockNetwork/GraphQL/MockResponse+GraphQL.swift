@@ -96,7 +96,7 @@ extension MockResponse {
 
     /// A GraphQL answer with `errors` and no `data`: a request error, such as a document that does not
     /// validate (the specification suggests status 400 for it with `application/graphql-response+json`).
-    /// `Content-Type` and status as ``graphQL(data:errors:extensions:for:status:headers:)`` says.
+    /// `Content-Type` and status as for `.graphQL(data:)`.
     ///
     /// - Throws: ``MockNetworkError/invalidStatusCode(_:)``.
     public static func graphQL(
