@@ -31,15 +31,14 @@ import Testing
             for operation in try GraphQLOperation.operations(in: request) {
                 _ = (operation.description, operation.persistedQueryHash)
             }
-        } catch {
-            #expect(error is GraphQLFormatError || error is MultipartFormatError, "\(error)")
-        }
-        _ = GraphQLOperation(request)
+        } catch  where !(error is GraphQLFormatError || error is MultipartFormatError) {
+            Issue.record("an error that is not documented: \(error)")
+        } catch {}
     }
 
     @Test func randomBodiesAndDocuments() {
         var input = FuzzInput(seed: 42)
-        for round in 0..<3_000 {
+        for round in 0..<2_000 {
             read(post(round % 2 == 0 ? input.bytes(upTo: 120) : input.splice(jsonTokens, upTo: 30)))
             let document = String(decoding: input.splice(documentTokens, upTo: 30), as: UTF8.self)
             read(post(Data(JSONValue.object(["query": .string(document)]).description.utf8)))
@@ -54,7 +53,7 @@ import Testing
         let tokens = [
             "query=", "variables=", "extensions=", "operationName=", "&", "=", "%", "%7B", "%22", "+", "{", "x",
         ]
-        for round in 0..<3_000 {
+        for round in 0..<2_000 {
             let query =
                 round % 2 == 0
                 ? String(decoding: input.bytes(upTo: 60), as: UTF8.self)
@@ -68,15 +67,15 @@ import Testing
 
     @Test func randomAnswers() {
         var input = FuzzInput(seed: 8895)
-        for _ in 0..<2_000 {
+        for _ in 0..<1_500 {
             let text = String(decoding: input.splice(jsonTokens, upTo: 12), as: UTF8.self)
             do {
                 _ = try MockResponse.graphQL(data: text)
                 _ = try MockResponse.graphQLMultipart([text])
                 _ = try MockResponse.graphQLEvents([text])
-            } catch {
-                #expect(error is GraphQLFormatError, "\(error)")
-            }
+            } catch  where !(error is GraphQLFormatError) {
+                Issue.record("an error that is not documented: \(error)")
+            } catch {}
             _ = try? JSONValue(json: input.bytes(upTo: 40))
         }
     }

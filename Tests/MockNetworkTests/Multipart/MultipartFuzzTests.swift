@@ -17,7 +17,7 @@ import Testing
 
     @Test func randomBodiesGivePartsOrAnError() {
         var input = FuzzInput(seed: 2046)
-        for round in 0..<6_000 {
+        for round in 0..<4_000 {
             let body = round % 2 == 0 ? input.bytes(upTo: 120) : input.splice(tokens, upTo: 40)
             let contentType =
                 round % 7 == 0
@@ -25,15 +25,15 @@ import Testing
             do {
                 let parts = try MultipartPart.parts(in: body, contentType: contentType)
                 for part in parts { _ = (part.name, part.filename, part.contentType, part.text) }
-            } catch {
-                #expect(error is MultipartFormatError, "\(error)")
-            }
+            } catch  where !(error is MultipartFormatError) {
+                Issue.record("an error that is not documented: \(error)")
+            } catch {}
         }
     }
 
     @Test func whatTheWriterWritesTheReaderReadsBack() throws {
         var input = FuzzInput(seed: 7578)
-        for _ in 0..<1_000 {
+        for _ in 0..<500 {
             let parts = (0..<Int.random(in: 1...4, using: &input)).map { _ in
                 MultipartPart(
                     headers: ["Content-Type": "application/octet-stream", "X-N": "\(input.next() % 100)"],
@@ -42,7 +42,7 @@ import Testing
             guard let pieces = try? MultipartPart.framed(parts, boundary: "fuzz'boundary") else { continue }
             let read = try MultipartPart.parts(
                 in: pieces.reduce(Data(), +), contentType: "multipart/mixed; boundary=\"fuzz'boundary\"")
-            #expect(read == parts)
+            if read != parts { Issue.record("read back \(read), wrote \(parts)") }
         }
     }
 }
