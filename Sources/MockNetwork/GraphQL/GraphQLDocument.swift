@@ -1,0 +1,164 @@
+import Foundation
+
+/// The operations a GraphQL document defines, found as the GraphQL specification's grammar
+/// (sections 2.1 and 2.3) lays them out, without parsing the rest.
+///
+/// Ignored tokens (white space, line terminators, commas, a byte order mark, `#` comments) and
+/// strings (`"…"` with escapes, block strings `"""…"""`) are skipped, so neither a comment nor a
+/// string that holds `query Fake {` counts. At the top level, `query`, `mutation` or
+/// `subscription` starts an operation (its name follows, when it has one), a lone selection set
+/// `{ … }` is an anonymous query, and anything else (`fragment`, or a type system definition with a
+/// body) is skipped; a definition ends where its top-level `{ … }` closes.
+enum GraphQLDocument {
+    /// One operation definition: its type and, unless it is anonymous, its name.
+    struct Operation: Equatable {
+        var type: GraphQLOperation.OperationType
+        var name: String?
+    }
+
+    /// A string that never ends, which makes the rest of the document unreadable.
+    struct UnterminatedString: Error {
+        /// The line it starts on, counted from 1.
+        let line: Int
+        /// Whether it is a block string (`"""`).
+        let block: Bool
+    }
+
+    private enum Token {
+        case name(String)
+        case open(UInt8)
+        case close(UInt8)
+        case other
+    }
+
+    /// Where the scan is at the top level of the document.
+    private enum Place {
+        /// Between definitions.
+        case between
+        /// Right after `query`, `mutation` or `subscription`: a name here names the operation.
+        case afterKeyword
+        /// Inside a definition, until its top-level `{ … }` closes.
+        case inside
+    }
+
+    /// The operations `document` defines, in order.
+    ///
+    /// - Throws: ``UnterminatedString`` for a string that never ends.
+    static func operations(in document: String) throws -> [Operation] {
+        let bytes = Array(document.utf8)
+        var operations: [Operation] = []
+        var depth = 0
+        var place = Place.between
+        var index = 0
+        while let token = try next(in: bytes, at: &index) {
+            guard depth == 0 else {
+                if case .open = token { depth += 1 }
+                if case .close(let byte) = token {
+                    depth -= 1
+                    if depth == 0 && byte == UInt8(ascii: "}") { place = .between }
+                }
+                continue
+            }
+            switch (place, token) {
+            case (.between, .name(let word)):
+                if let type = GraphQLOperation.OperationType(rawValue: word) {
+                    operations.append(Operation(type: type))
+                    place = .afterKeyword
+                } else {
+                    place = .inside
+                }
+            case (.between, .open(let byte)):
+                if byte == UInt8(ascii: "{") { operations.append(Operation(type: .query)) }
+                depth = 1
+                place = .inside
+            case (.afterKeyword, .name(let name)):
+                operations[operations.count - 1].name = name
+                place = .inside
+            case (_, .open):
+                depth = 1
+                place = .inside
+            case (_, .close):
+                break  // a stray closing bracket: not GraphQL, and nothing to count
+            case (_, .name), (_, .other):
+                place = .inside
+            }
+        }
+        return operations
+    }
+
+    /// The next token from `index` on, past ignored tokens and strings (which count as `.other`);
+    /// `nil` at the end.
+    private static func next(in bytes: [UInt8], at index: inout Int) throws -> Token? {
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","):
+                index += 1
+            case 0xEF where bytes[index...].starts(with: [0xEF, 0xBB, 0xBF]):
+                index += 3
+            case UInt8(ascii: "#"):
+                while index < bytes.count, bytes[index] != 0x0A, bytes[index] != 0x0D { index += 1 }
+            case UInt8(ascii: "\""):
+                try skipString(in: bytes, at: &index)
+                return .other
+            case UInt8(ascii: "{"), UInt8(ascii: "("), UInt8(ascii: "["):
+                index += 1
+                return .open(byte)
+            case UInt8(ascii: "}"), UInt8(ascii: ")"), UInt8(ascii: "]"):
+                index += 1
+                return .close(byte)
+            case _ where isNameStart(byte):
+                let start = index
+                while index < bytes.count, isNameStart(bytes[index]) || (0x30...0x39).contains(bytes[index]) {
+                    index += 1
+                }
+                return .name(String(decoding: bytes[start..<index], as: UTF8.self))
+            default:
+                index += 1
+                return .other
+            }
+        }
+        return nil
+    }
+
+    /// Moves `index` past the string that starts there: a block string ends at `"""` (`\"""` is an
+    /// escaped one), a string at an unescaped `"` on the same line.
+    private static func skipString(in bytes: [UInt8], at index: inout Int) throws {
+        let start = index
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        if bytes[index...].starts(with: [quote, quote, quote]) {
+            index += 3
+            while index < bytes.count {
+                if bytes[index...].starts(with: [backslash, quote, quote, quote]) {
+                    index += 4
+                } else if bytes[index...].starts(with: [quote, quote, quote]) {
+                    index += 3
+                    return
+                } else {
+                    index += 1
+                }
+            }
+            throw UnterminatedString(line: line(of: start, in: bytes), block: true)
+        }
+        index += 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case backslash: index += 2
+            case quote:
+                index += 1
+                return
+            case 0x0A, 0x0D: throw UnterminatedString(line: line(of: start, in: bytes), block: false)
+            default: index += 1
+            }
+        }
+        throw UnterminatedString(line: line(of: start, in: bytes), block: false)
+    }
+
+    private static func isNameStart(_ byte: UInt8) -> Bool {
+        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == UInt8(ascii: "_")
+    }
+
+    private static func line(of offset: Int, in bytes: [UInt8]) -> Int {
+        bytes[..<offset].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Reads the operations of a request as GraphQL over HTTP sends them; see ``GraphQLOperation``.
+struct GraphQLRequestReader {
+    let request: URLRequest
+    let body: Data
+
+    /// `POST https://api.example.com/graphql`, for messages.
+    private var label: String {
+        "\(RecordedRequest.method(of: request)) \(MockRegistry.shortened(request.url?.absoluteString ?? ""))"
+    }
+
+    func operations() throws -> [GraphQLOperation] {
+        switch RecordedRequest.method(of: request).uppercased() {
+        case "GET": return [try operation(fields: try queryFields(), batchIndex: nil)]
+        case "POST": break
+        default:
+            throw notGraphQL("GraphQL over HTTP sends GET or POST", fix: "Send the operation with one of them.")
+        }
+        switch try bodyJSON() {
+        case .object(let fields):
+            return [try operation(fields: fields, batchIndex: nil)]
+        case .array(let batch) where !batch.isEmpty:
+            return try batch.enumerated().map { index, element in
+                guard case .object(let fields) = element else {
+                    throw notGraphQL(
+                        "operation \(index + 1) of its batch is \(element.kind), not an object",
+                        fix: "Send each operation of a batch as {\"query\": …}.")
+                }
+                return try operation(fields: fields, batchIndex: index)
+            }
+        case .array:
+            throw notGraphQL("its body is an empty batch", fix: "Send at least one operation.")
+        case let other:
+            throw notGraphQL("its body is \(other.kind), not an object", fix: Self.shapeFix)
+        }
+    }
+
+    private static let shapeFix = #"Send {"query": "…", "variables": {…}}, or an array of them for a batch."#
+
+    /// The JSON body, or for an upload (`multipart/form-data`) its `operations` field.
+    private func bodyJSON() throws -> JSONValue {
+        var json = body
+        if let contentType = request.value(forHTTPHeaderField: "Content-Type"),
+            HeaderValue(contentType).lowercased == "multipart/form-data"
+        {
+            let parts = try MultipartPart.parts(in: body, contentType: contentType)
+            guard let operations = parts.first(where: { $0.name == "operations" }) else {
+                throw notGraphQL(
+                    "its multipart/form-data body has no field \"operations\"",
+                    fix: "Send the operation there, as the GraphQL multipart request spec says.")
+            }
+            json = operations.body
+        }
+        do {
+            return try JSONValue(json: json)
+        } catch {
+            throw notGraphQL("its body is not JSON", fix: Self.shapeFix)
+        }
+    }
+
+    /// The fields a `GET` sends as query items: `query` and `operationName` as they are, `variables`
+    /// and `extensions` JSON-encoded; an empty item counts as none.
+    private func queryFields() throws -> [String: JSONValue] {
+        let query = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }?.percentEncodedQuery
+        var items: [String: String] = [:]
+        for pair in (query ?? "").split(separator: "&") {
+            let pieces = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (text: Substring) in
+                text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
+            }
+            let name = decode(pieces[0])
+            if items[name] == nil, pieces.count > 1, !pieces[1].isEmpty { items[name] = decode(pieces[1]) }
+        }
+        var fields: [String: JSONValue] = [:]
+        fields["query"] = items["query"].map(JSONValue.string)
+        fields["operationName"] = items["operationName"].map(JSONValue.string)
+        for name in ["variables", "extensions"] {
+            guard let text = items[name] else { continue }
+            guard let value = try? JSONValue(json: text) else {
+                throw notGraphQL(
+                    "its query item \(name) is not JSON", fix: #"Send it JSON-encoded: \#(name)={"id":7}."#)
+            }
+            fields[name] = value
+        }
+        return fields
+    }
+
+    private func operation(fields: [String: JSONValue], batchIndex: Int?) throws -> GraphQLOperation {
+        let subject = batchIndex.map { "operation \($0 + 1) of its batch" } ?? "it"
+        func string(_ name: String) throws -> String? {
+            switch fields[name] {
+            case nil, .null?: return nil
+            case .string(let text)?: return text.isEmpty && name == "operationName" ? nil : text
+            case let other?:
+                throw notGraphQL("\(subject) sends \(name) as \(other.kind), not a string", fix: Self.shapeFix)
+            }
+        }
+        func object(_ name: String) throws -> [String: JSONValue] {
+            switch fields[name] {
+            case nil, .null?: return [:]
+            case .object(let members)?: return members
+            // A JSON-encoded object in a string, as some servers take it (Apollo Server does).
+            case .string(let text)?: if let members = (try? JSONValue(json: text))?.object { return members }
+            default: break
+            }
+            let kind = fields[name]?.kind ?? ""
+            throw notGraphQL("\(subject) sends \(name) as \(kind), not an object", fix: Self.shapeFix)
+        }
+        let document = try string("query")
+        let operationName = try string("operationName")
+        let extensions = try object("extensions")
+        let variables = try object("variables")
+        guard let document else {
+            guard extensions["persistedQuery"]?["sha256Hash"]?.string != nil else {
+                throw notGraphQL(
+                    "\(subject) sends no query (the document) and no extensions.persistedQuery.sha256Hash (a "
+                        + "persisted query's hash)",
+                    fix: "Send one of them.")
+            }
+            // A persisted query's hash alone: the headers Apollo iOS sends tell the rest.
+            let single = batchIndex == nil
+            let header = { (name: String) in single ? request.value(forHTTPHeaderField: name) : nil }
+            return GraphQLOperation(
+                name: operationName ?? header("X-APOLLO-OPERATION-NAME"),
+                type: header("X-APOLLO-OPERATION-TYPE").flatMap {
+                    GraphQLOperation.OperationType(rawValue: $0.lowercased())
+                },
+                document: nil, variables: variables, extensions: extensions, batchIndex: batchIndex)
+        }
+        let chosen = try pick(in: document, named: operationName)
+        return GraphQLOperation(
+            name: operationName ?? chosen.name, type: chosen.type, document: document, variables: variables,
+            extensions: extensions, batchIndex: batchIndex)
+    }
+
+    /// The operation of `document` that `name` names, or its only one.
+    private func pick(in document: String, named name: String?) throws -> GraphQLDocument.Operation {
+        let operations: [GraphQLDocument.Operation]
+        do {
+            operations = try GraphQLDocument.operations(in: document)
+        } catch let error as GraphQLDocument.UnterminatedString {
+            throw unresolved(
+                "has \(error.block ? "a block string" : "a string") that never ends (from line \(error.line))",
+                fix: error.block ? "End it with \"\"\"." : "End it with \" on the same line.")
+        }
+        let defined = operations.map { "\($0.type.rawValue) \($0.name ?? "(anonymous)")" }.joined(separator: ", ")
+        if let name {
+            guard let operation = operations.first(where: { $0.name == name }) else {
+                throw unresolved(
+                    "defines no operation named \"\(name)\""
+                        + (operations.isEmpty ? " (it defines none)" : " (it defines \(defined))"),
+                    fix: "Send the operationName of an operation the document defines.")
+            }
+            return operation
+        }
+        guard operations.count == 1 else {
+            throw operations.isEmpty
+                ? unresolved(
+                    "defines no operation (a query, mutation or subscription)",
+                    fix: "Send a document that defines one.")
+                : unresolved(
+                    "defines \(operations.count) operations (\(defined)) and the request names none",
+                    fix: "Send operationName to say which one to run.")
+        }
+        return operations[0]
+    }
+
+    private func notGraphQL(_ reason: String, fix: String) -> GraphQLFormatError {
+        .notGraphQL("\(label) is no GraphQL request: \(reason). \(fix)")
+    }
+
+    private func unresolved(_ reason: String, fix: String) -> GraphQLFormatError {
+        .unresolvedOperation("the GraphQL document of \(label) \(reason). \(fix)")
+    }
+}

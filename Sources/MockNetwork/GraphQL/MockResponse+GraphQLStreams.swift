@@ -1,0 +1,90 @@
+import Foundation
+
+/// GraphQL answers over time: incremental delivery in `multipart/mixed` parts, as Apollo iOS reads
+/// it for `@defer` and for subscriptions, and GraphQL over server-sent events.
+extension MockResponse {
+    /// How `multipart/mixed` parts carry a GraphQL answer over time, named in the `Content-Type` as
+    /// Apollo iOS expects it.
+    public enum GraphQLIncrementalSpec: String, Sendable, Hashable, CaseIterable {
+        /// `@defer` (`deferSpec=20220824`): each payload is a part as it is, the first
+        /// `{"data": …, "hasNext": true}`, the next ones `{"incremental": [{"data": …, "path": […]}],
+        /// "hasNext": …}`, the last with `"hasNext": false`.
+        case deferred = "deferSpec=20220824"
+        /// A subscription over multipart HTTP (`subscriptionSpec=1.0`): each payload is one result
+        /// (`{"data": …}`), sent wrapped as `{"payload": …}`.
+        case subscription = "subscriptionSpec=1.0"
+    }
+
+    /// A GraphQL answer over time in `multipart/mixed` parts with the boundary `graphql`, one part
+    /// per payload (`content-type: application/json`), the first with the response and each next one
+    /// `every` after the one before, as Apollo Router sends them and Apollo iOS reads them.
+    ///
+    /// `Content-Type` is `multipart/mixed; boundary="graphql"; deferSpec=20220824` (or
+    /// `subscriptionSpec=1.0`) unless `headers` sets it. Each payload is sent as compact JSON; each
+    /// piece of the body ends with the boundary line after its part, so a client has each payload
+    /// when its piece comes.
+    ///
+    /// ```swift
+    /// try .graphQLMultipart(
+    ///     [#"{"data": {"user": {"id": "7"}}, "hasNext": true}"#,
+    ///      #"{"incremental": [{"data": {"bio": "…"}, "path": ["user"]}], "hasNext": false}"#],
+    ///     every: .milliseconds(50))
+    /// ```
+    ///
+    /// - Throws: ``GraphQLFormatError/invalidAnswer(_:)`` for a payload that is no JSON object (or,
+    ///   with ``GraphQLIncrementalSpec/deferred``, lacks `hasNext` or both `data` and `incremental`,
+    ///   which Apollo iOS rejects), or ``MockNetworkError/invalidStream(_:)`` for a negative `every`.
+    public static func graphQLMultipart(
+        _ payloads: [String], spec: GraphQLIncrementalSpec = .deferred, every interval: Duration = .zero,
+        status: Int = 200, headers: [String: String] = [:]
+    ) throws -> MockResponse {
+        let parts = try payloads.enumerated().map { index, text in
+            let payload = try graphQLPayload(text, number: index + 1)
+            let missing = payload["hasNext"] == nil ? "hasNext" : "data or incremental"
+            if spec == .deferred, payload["hasNext"] == nil || (payload["data"] == nil && payload["incremental"] == nil)
+            {
+                throw GraphQLFormatError.invalidAnswer(
+                    "payload \(index + 1) of the @defer answer has no \(missing), which Apollo iOS needs in each part. "
+                        + #"Give {"data": …, "hasNext": true} first, then {"incremental": […], "hasNext": …}."#)
+            }
+            let body: JSONValue = spec == .subscription ? ["payload": payload] : payload
+            return MultipartPart(headers: ["content-type": "application/json"], body: Data(body.description.utf8))
+        }
+        guard !parts.isEmpty else {
+            throw GraphQLFormatError.invalidAnswer("a GraphQL answer over time needs a payload, and none was given.")
+        }
+        var headers = headers
+        if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
+            headers["Content-Type"] = "multipart/mixed; boundary=\"graphql\"; \(spec.rawValue)"
+        }
+        return try .streamed(
+            try MultipartPart.framed(parts, boundary: "graphql"), every: interval, status: status, headers: headers)
+    }
+
+    /// A GraphQL answer over time as server-sent events (`text/event-stream`), as GraphQL over SSE
+    /// sends it in its distinct connections mode: a `next` event for each payload (a result,
+    /// `{"data": …}`, as compact JSON), then a `complete` event with an empty `data:`; the first with
+    /// the response and each next one `every` after the one before.
+    ///
+    /// - Throws: ``GraphQLFormatError/invalidAnswer(_:)`` for a payload that is no JSON object, or
+    ///   ``MockNetworkError/invalidStream(_:)`` for a negative `every`.
+    public static func graphQLEvents(
+        _ payloads: [String], every interval: Duration = .zero, status: Int = 200, headers: [String: String] = [:]
+    ) throws -> MockResponse {
+        let next = try payloads.enumerated().map { index, text in
+            ServerSentEvent(event: "next", data: try graphQLPayload(text, number: index + 1).description)
+        }
+        return try .events(
+            next + [ServerSentEvent(event: "complete", data: "")], every: interval, status: status, headers: headers)
+    }
+
+    /// Payload `number`, which must be a JSON object.
+    private static func graphQLPayload(_ text: String, number: Int) throws -> JSONValue {
+        guard let payload = try? JSONValue(json: text), case .object = payload else {
+            throw GraphQLFormatError.invalidAnswer(
+                "payload \(number) of the GraphQL answer, \(MockRegistry.shortened(text)), is no JSON object. "
+                    + #"Give each result as JSON, such as {"data": {"user": {"id": "7"}}}."#)
+        }
+        return payload
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import MockNetwork
+import Testing
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// GraphQL answers over time, framed as Apollo iOS reads them (multipart/mixed, boundary "graphql")
+/// and as GraphQL over server-sent events sends them.
+@Suite struct GraphQLStreamTests {
+    private let deferred = [
+        #"{"data": {"user": {"id": "7"}}, "hasNext": true}"#,
+        #"{"incremental": [{"data": {"bio": "Hi"}, "path": ["user"]}], "hasNext": false}"#,
+    ]
+
+    private func text(_ response: MockResponse) -> String { String(decoding: response.body, as: UTF8.self) }
+
+    @Test func deferredPartsInTheBoundaryGraphQL() throws {
+        let response = try MockResponse.graphQLMultipart(deferred)
+        #expect(response.headers["Content-Type"] == #"multipart/mixed; boundary="graphql"; deferSpec=20220824"#)
+        #expect(
+            text(response)
+                == "\r\n--graphql\r\ncontent-type: application/json\r\n\r\n"
+                + #"{"data":{"user":{"id":"7"}},"hasNext":true}"#
+                + "\r\n--graphql\r\ncontent-type: application/json\r\n\r\n"
+                + #"{"hasNext":false,"incremental":[{"data":{"bio":"Hi"},"path":["user"]}]}"#
+                + "\r\n--graphql--\r\n")
+        let parts = try MultipartPart.parts(in: response.body, contentType: response.headers["Content-Type"]!)
+        #expect(parts.map(\.contentType) == ["application/json", "application/json"])
+        #expect(try parts.map { try $0.json(JSONValue.self) } == deferred.map { try JSONValue(json: $0) })
+    }
+
+    /// The body read the way Apollo iOS 1.25's multipart interceptor reads it: split at CR LF
+    /// `--graphql`, chunks that are empty, `--` or a lone line break skipped, each chunk's
+    /// `content-type:` line and JSON split at the blank line.
+    @Test func apolloReadsEachPayload() throws {
+        let response = try MockResponse.graphQLMultipart(deferred)
+        var payloads: [JSONValue] = []
+        for chunk in text(response).components(separatedBy: "\r\n--graphql") {
+            if chunk.isEmpty || chunk == "--\r\n" || chunk == "--" || chunk == "\r\n" { continue }
+            let lines = chunk.components(separatedBy: "\r\n\r\n").map { $0.trimmingCharacters(in: .newlines) }
+            #expect(lines.count == 2)
+            #expect(lines[0].lowercased().hasPrefix("content-type:"))
+            let payload = try JSONValue(json: lines[1])
+            #expect(payload["hasNext"] != nil)
+            payloads.append(payload)
+        }
+        #expect(payloads.count == 2)
+    }
+
+    @Test func subscriptionPayloadsAreWrapped() throws {
+        let response = try MockResponse.graphQLMultipart(
+            [#"{"data": {"messageAdded": {"id": "1"}}}"#, #"{"data": {"messageAdded": {"id": "2"}}}"#],
+            spec: .subscription, status: 200, headers: ["X-Trace": "t"])
+        #expect(response.headers["Content-Type"] == #"multipart/mixed; boundary="graphql"; subscriptionSpec=1.0"#)
+        #expect(response.headers["X-Trace"] == "t")
+        let parts = try MultipartPart.parts(in: response.body, contentType: response.headers["Content-Type"]!)
+        #expect(
+            parts.map(\.text) == [
+                #"{"payload":{"data":{"messageAdded":{"id":"1"}}}}"#,
+                #"{"payload":{"data":{"messageAdded":{"id":"2"}}}}"#,
+            ])
+    }
+
+    @Test func payloadsApolloWouldRejectAreAClearError() {
+        #expect(
+            throws: GraphQLFormatError.invalidAnswer(
+                "payload 2 of the @defer answer has no hasNext, which Apollo iOS needs in each part. Give "
+                    + #"{"data": …, "hasNext": true} first, then {"incremental": […], "hasNext": …}."#)
+        ) { try MockResponse.graphQLMultipart([deferred[0], #"{"incremental": []}"#]) }
+        #expect(throws: GraphQLFormatError.self) { try MockResponse.graphQLMultipart([#"{"hasNext": false}"#]) }
+        #expect(
+            throws: GraphQLFormatError.invalidAnswer(
+                "payload 1 of the GraphQL answer, [1], is no JSON object. Give each result as JSON, such as "
+                    + #"{"data": {"user": {"id": "7"}}}."#)
+        ) { try MockResponse.graphQLMultipart(["[1]"], spec: .subscription) }
+        #expect(throws: GraphQLFormatError.self) { try MockResponse.graphQLMultipart([]) }
+        #expect(throws: GraphQLFormatError.self) { try MockResponse.graphQLEvents(["nope"]) }
+        #expect(throws: MockNetworkError.self) { try MockResponse.graphQLMultipart(deferred, every: .seconds(-1)) }
+    }
+
+    /// GraphQL over SSE, distinct connections mode: `next` events, then `complete` with an empty `data:`.
+    @Test func serverSentEvents() throws {
+        let response = try MockResponse.graphQLEvents(
+            [#"{"data": {"messageAdded": {"id": "1"}}}"#, #"{"data": null, "errors": [{"message": "gone"}]}"#],
+            every: .milliseconds(10))
+        #expect(response.headers["Content-Type"] == "text/event-stream")
+        #expect(
+            text(response)
+                == "event: next\ndata: {\"data\":{\"messageAdded\":{\"id\":\"1\"}}}\n\n"
+                + "event: next\ndata: {\"data\":null,\"errors\":[{\"message\":\"gone\"}]}\n\n"
+                + "event: complete\ndata:\n\n")
+        #expect(text(try MockResponse.graphQLEvents([])) == "event: complete\ndata:\n\n")
+    }
+}
+
+/// A client reading the body as it arrives gets each part whole: every piece ends with the
+/// boundary line after its part.
+final class GraphQLStreamDeliveryTests: XCTestCase {
+    func testEachPieceEndsWithTheBoundaryLineAfterItsPart() async throws {
+        let mocks = MockRegistry()
+        let address = "https://api.example.com/graphql"
+        mocks.register(address) { _ in
+            try .graphQLMultipart(
+                [
+                    #"{"data": {"a": 1}, "hasNext": true}"#,
+                    #"{"incremental": [{"data": {"b": 2}, "path": []}], "hasNext": true}"#,
+                    #"{"incremental": [{"data": {"c": 3}, "path": []}], "hasNext": false}"#,
+                ], every: .milliseconds(20))
+        }
+        let recorder = EventRecorder()
+        let session = URLSession(configuration: mocks.configuration, delegate: recorder, delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        let done = recorder.completion(self)
+        session.dataTask(with: try url(address)).resume()
+        await fulfillment(of: [done], timeout: 10)
+
+        let chunks = recorder.chunks.map { String(decoding: $0, as: UTF8.self) }
+        XCTAssertFalse(chunks.isEmpty)
+        for chunk in chunks {
+            XCTAssertTrue(chunk.hasSuffix("\r\n--graphql") || chunk.hasSuffix("\r\n--graphql--\r\n"), chunk)
+        }
+        XCTAssertEqual(chunks.joined().components(separatedBy: "content-type: application/json").count, 4)
+        XCTAssertEqual(recorder.last, .complete(nil))
+    }
+}
