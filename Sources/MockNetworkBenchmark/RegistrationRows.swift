@@ -1,0 +1,63 @@
+// Rows 5, 7, 8 and 9: registering many handlers, removing one among many, and an unmatched
+// request among many.
+
+import Foundation
+import MockNetwork
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Row 5's 10,000 handlers (row 3's registry, the target registered last), and how long
+/// registering them took.
+struct TenThousand {
+    let registry: MockRegistry
+    let addresses: [String]
+    let seconds: Double
+}
+
+/// Row 5, measured before the request rows (and printed after them): registering 10,000 handlers.
+func registerTenThousand() async -> TenThousand {
+    let many = MockRegistry()
+    let addresses = (0..<10_000).map { "https://api.example.com/items/\($0)?page=\($0 % 7)" }
+    let registering = await seconds {
+        for address in addresses {
+            many.register(address) { _ in try .text("no") }
+        }
+        many.register(target.absoluteString) { _ in try .text("ok") }
+    }
+    return TenThousand(registry: many, addresses: addresses, seconds: registering)
+}
+
+/// Row 5's figure.
+@MainActor func registeringRow(_ many: TenThousand) {
+    report("5 registering 10,000 handlers", many.seconds * 1e3, .milliseconds)
+}
+
+/// Rows 7 to 9: registering patterns, removing one URL among many (from row 5's registry), and an
+/// unmatched request among the 9,000 left.
+func patternsAndRemovalRows(_ many: TenThousand) async throws {
+    let patterns = MockRegistry()
+    let registeringPatterns = await seconds {
+        for index in 0..<2_000 {
+            patterns.register(.host("host\(index).example.com", path: "/v1/*")) { _ in try .text("p") }
+        }
+    }
+    await report("7 registering 2,000 host/path patterns", registeringPatterns * 1e3, .milliseconds)
+    let removals = 1_000
+    let removing = await seconds {
+        for index in 0..<removals { many.registry.remove(many.addresses[index]) }
+    }
+    await report("8 remove(url) with 10,000 registered, per call", removing / Double(removals) * 1e6, .microseconds)
+    guard let nowhere = URL(string: "https://api.example.com/nowhere") else {
+        throw BenchmarkError(description: "no unmatched URL")
+    }
+    var unmatchedTimes: [Double] = []
+    for _ in 0..<5 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        _ = try? await many.registry.session.data(from: nowhere)
+        unmatchedTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    _ = many.registry.takeFailures()
+    await report("9 an unmatched request with 9,000 handlers", median(unmatchedTimes) * 1e3, .milliseconds)
+}
