@@ -1,4 +1,5 @@
-// `MockNetworkBenchmark profile ROW COUNT`: only COUNT requests of one row, for callgrind.
+// `MockNetworkBenchmark profile ROW COUNT`: only COUNT requests (or registrations) of one row, for
+// callgrind.
 
 import Foundation
 import MockNetwork
@@ -7,9 +8,14 @@ import MockNetwork
     import FoundationNetworking
 #endif
 
-/// Makes COUNT requests of one row (1n, 2, 2a or 2k), for callgrind: the instructions of one
-/// request are (total at COUNT − total at a smaller COUNT) / the difference.
+/// Makes COUNT requests of one row (1n, 2, 2a or 2k), or registers COUNT handlers of one of rows
+/// 5e, 5u and 5m, for callgrind: the instructions of one are (total at COUNT − total at a smaller
+/// COUNT) / the difference.
 func profile(row: String, count: Int) async throws {
+    if let form = RegistrationForm(rawValue: row) {
+        withExtendedLifetime(form.register(form.addresses(count))) {}
+        return
+    }
     let registry = MockRegistry()
     switch row {
     case "1n": break
@@ -17,7 +23,7 @@ func profile(row: String, count: Int) async throws {
     case "2a": try registry.register(.url(target.absoluteString), sequence: Array(repeating: .text("ok"), count: count))
     case "2k": try registry.register(target.absoluteString, answer: .text("ok"))
     default:
-        print("profile: no row \(row); use 1n, 2, 2a or 2k")
+        print("profile: no row \(row); use 1n, 2, 2a, 2k, 5e, 5u or 5m")
         exit(2)
     }
     let session = row == "1n" ? URLSession(configuration: floorConfiguration()) : registry.session

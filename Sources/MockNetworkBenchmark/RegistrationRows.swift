@@ -1,5 +1,5 @@
-// Rows 5, 7, 8 and 9: registering many handlers, removing one among many, and an unmatched
-// request among many.
+// Rows 5 to 5m, 7, 8 and 9: registering many handlers, removing one among many, and an
+// unmatched request among many.
 
 import Foundation
 import MockNetwork
@@ -32,6 +32,66 @@ func registerTenThousand() async -> TenThousand {
 /// Row 5's figure.
 @MainActor func registeringRow(_ many: TenThousand) {
     report("5 registering 10,000 handlers", many.seconds * 1e3, .milliseconds)
+}
+
+/// The three forms most registrations take, 10,000 handlers each: rows 5e, 5u and 5m.
+enum RegistrationForm: String, CaseIterable {
+    /// `register("https://api.example.com/items/7") { … }`: a URL in its absolute form, read as it is.
+    case exact = "5e"
+    /// A URL with a port and percent-encoding, which `URL(string:)` parses.
+    case parsed = "5u"
+    /// `register(.url("https://api.example.com/items/7").method("GET")) { … }`.
+    case method = "5m"
+
+    var name: String {
+        switch self {
+        case .exact: "5e registering 10,000 exact URLs"
+        case .parsed: "5u registering 10,000 URLs that need parsing"
+        case .method: "5m registering 10,000 .url(…).method(\"GET\")"
+        }
+    }
+
+    /// The figure the issue asks for, in milliseconds.
+    var target: Double { self == .exact ? 15 : 20 }
+
+    /// The URLs registered.
+    func addresses(_ count: Int) -> [String] {
+        switch self {
+        case .exact, .method: (0..<count).map { "https://api.example.com/items/\($0)" }
+        case .parsed: (0..<count).map { "https://api.example.com:8443/search/\($0)?q=caf%C3%A9" }
+        }
+    }
+
+    /// Registers a handler for each address in a new registry, which it returns (so that freeing
+    /// it is not timed).
+    func register(_ addresses: [String]) -> MockRegistry {
+        let registry = MockRegistry()
+        switch self {
+        case .exact, .parsed:
+            for address in addresses { registry.register(address) { _ in try .text("no") } }
+        case .method:
+            for address in addresses { registry.register(.url(address).method("GET")) { _ in try .text("no") } }
+        }
+        return registry
+    }
+}
+
+/// Rows 5e, 5u and 5m: 10,000 handlers of each form in a new registry, in `rounds` interleaved
+/// rounds (after one not counted); each figure is the median of its rounds, in milliseconds.
+func registrationFormRows(rounds: Int = 9) async {
+    let forms = RegistrationForm.allCases
+    let addresses = forms.map { $0.addresses(10_000) }
+    var times: [[Double]] = Array(repeating: [], count: forms.count)
+    for round in 0...rounds {
+        for offset in 0..<forms.count {
+            let row = (round + offset) % forms.count
+            var registry: MockRegistry?
+            let time = await seconds { registry = forms[row].register(addresses[row]) }
+            withExtendedLifetime(registry) {}
+            if round > 0 { times[row].append(time * 1e3) }
+        }
+    }
+    for (form, values) in zip(forms, times) { await report(form.name, median(values), .milliseconds) }
 }
 
 /// Rows 7 to 9: registering patterns, removing one URL among many (from row 5's registry), and an

@@ -38,4 +38,17 @@ import Foundation
     mark("2b trait's path / 2", figure("2b") / figure("2"), 1.10)
     mark("4o 1 registry, 8 tasks / 4n (req/s)", figure("4o") / figure("4n"), 0.95, atMost: false)
     mark("4m 8 registries / 4n (req/s)", figure("4m") / figure("4n"), 0.95, atMost: false)
+    registrationTargets()
+}
+
+/// Rows 5e, 5u and 5m beside the time each should take at most.
+@MainActor func registrationTargets() {
+    for form in RegistrationForm.allCases {
+        let value = figure(form.rawValue)
+        print(
+            pad("  " + form.name)
+                + String(
+                    format: "%5.2f ms (target ≤ %.0f ms) %@", value, form.target,
+                    value <= form.target ? "met" : "MISSED"))
+    }
 }

@@ -2,11 +2,12 @@
 //
 //     swift run -c release MockNetworkBenchmark          a full run, 20,000 requests a row
 //     swift run -c release MockNetworkBenchmark 2000     a short run (CI's)
+//     swift run -c release MockNetworkBenchmark registering   rows 5e, 5u and 5m only
 //     swift run -c release MockNetworkBenchmark profile ROW COUNT
 //
 // All rows come from one run, so their ratios compare like with like; absolute figures
 // swing 2-3x between runs on a shared machine. One file per group of rows: RequestRows (1 to 3t,
-// 2s, 2d, 2t), ConcurrencyRows (4 to 4m), RegistrationRows (5, 7 to 9), MemoryRows (6, 11),
+// 2s, 2d, 2t), ConcurrencyRows (4 to 4m), RegistrationRows (5 to 5m, 7 to 9), MemoryRows (6, 11),
 // ArchiveRows (10 to 10b), then Targets.
 
 import Foundation
@@ -15,6 +16,14 @@ let arguments = CommandLine.arguments
 
 if arguments.count == 4, arguments[1] == "profile", let count = Int(arguments[3]) {
     try await profile(row: arguments[2], count: count)
+    exit(0)
+}
+
+if arguments.count == 2, arguments[1] == "registering" {
+    print("MockNetwork benchmark: registering, median of 9 interleaved rounds, release build")
+    await registrationFormRows()
+    print("targets:")
+    registrationTargets()
     exit(0)
 }
 
@@ -28,6 +37,7 @@ do {
     let setup = try await requestRows(requests: requests)
     try await concurrencyRows(requests: requests, rounds: 20, setup)
     registeringRow(setup.many)
+    await registrationFormRows()
     try await memoryRow()
     try await patternsAndRemovalRows(setup.many)
     try await archiveRows()
