@@ -19,8 +19,13 @@ struct PathTemplate: Sendable, Equatable {
         segments.reduce(0) { count, segment in if case .literal = segment { count + 1 } else { count } }
     }
 
-    /// Whether `path` is a template at all (it holds a `{`).
-    static func isTemplate(_ path: String) -> Bool { path.contains("{") || path.contains("}") }
+    /// Whether `path` is a template at all (it holds a `{` or a `}`). Searched as UTF-8 bytes, as
+    /// every registration asks it.
+    static func isTemplate(_ path: some StringProtocol) -> Bool {
+        let hasBrace = { (byte: UInt8) in byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") }
+        return path.utf8.withContiguousStorageIfAvailable { $0.contains(where: hasBrace) }
+            ?? path.utf8.contains(where: hasBrace)
+    }
 
     /// Parses `text`; the error says what is wrong with it and how to write it.
     static func parse(_ text: String) -> Result<PathTemplate, TemplateError> {

@@ -231,17 +231,18 @@ extension MockRegistry {
         _ responders: [Responder], repeatsLast: Bool, fromArchive: Bool = false,
         runsUserCode: Bool = true
     ) -> MockRoute {
-        if case .invalid(let text) = match.target {
+        switch match.target {
+        case .invalid(let text):
             record(
                 MockFailure(
                     message: "MockNetwork: register(\"\(text)\") is not an absolute URL, so nothing was registered. "
                         + "Give the full URL with its scheme, e.g. \"https://api.example.com/path\".",
                     location: location))
             return MockRoute(registry: self, id: -1)
-        }
-        if case .invalidTemplate(_, let reason) = match.target {
+        case .invalidTemplate(_, let reason):
             record(MockFailure(message: "MockNetwork: \(reason) Nothing was registered.", location: location))
             return MockRoute(registry: self, id: -1)
+        case .url, .pattern, .template: break
         }
         if case .invalidJSON(let text) = match.body {
             record(

@@ -8,8 +8,8 @@ extension MockRegistry {
     /// A registered handler. A class, so that filing and finding one copies a pointer, not the
     /// match and its rules.
     ///
-    /// `@unchecked Sendable`: the two `var`s are read and written only inside `state.withLock`,
-    /// like every other part of the registry's `State`; the rest is immutable.
+    /// `@unchecked Sendable`: the `var`s are read and written only inside `state.withLock`, like
+    /// every other part of the registry's `State`; the rest is immutable.
     final class Route: @unchecked Sendable {
         let id: Int
         let match: RequestMatch
@@ -36,19 +36,14 @@ extension MockRegistry {
             self.repeatsLast = repeatsLast
             self.expectedCalls = expectedCalls
             self.location = location
-            if case .url(let url, _) = match.target { urlKey = URLKeys.key(url, .exact) } else { urlKey = nil }
-            // Registering the same match again replaces a route of the same rank only: a test's
-            // handler never takes a default's place in the table, it outranks it.
-            signature = match.signature.map { rank == .test ? $0 : "\(rank.rawValue)|\($0)" }
-            if case .pattern(let host, let path) = match.target {
-                pattern = CompiledPattern(host: host, path: path)
-            } else {
-                pattern = nil
-            }
-            if case .template(let host, let origin, let path) = match.target {
-                template = (CompiledGlob(host), origin, path)
-            } else {
-                template = nil
+            // One switch: each `if case` on the target copied it, a cost every registration paid.
+            switch match.target {
+            case .url(let url, _): (urlKey, pattern, template) = (URLKeys.key(url, .exact), nil, nil)
+            case .pattern(let host, let path):
+                (urlKey, pattern, template) = (nil, CompiledPattern(host: host, path: path), nil)
+            case .template(let host, let origin, let path):
+                (urlKey, pattern, template) = (nil, nil, (CompiledGlob(host), origin, path))
+            case .invalid, .invalidTemplate: (urlKey, pattern, template) = (nil, nil, nil)
             }
         }
 
@@ -58,8 +53,11 @@ extension MockRegistry {
         let pattern: CompiledPattern?
         /// A template route's host, origin (for a full URL's template) and path template.
         let template: (host: CompiledGlob, origin: String?, path: PathTemplate)?
-        /// The match's signature and rank, worked out once (building it takes the whole description).
-        let signature: String?
+        /// The match's signature and rank, worked out once, when first asked (building it takes the
+        /// whole description, and a URL route needs it only when another is filed under its URL).
+        /// Registering the same match again replaces a route of the same rank only: a test's
+        /// handler never takes a default's place in the table, it outranks it.
+        lazy var signature: String? = match.signature.map { rank == .test ? $0 : "\(rank.rawValue)|\($0)" }
 
         /// Its place in a lookup: rank, then specificity, then the latest registered.
         var order: (Int, Int, Int) { (rank.rawValue, match.specificity, id) }
@@ -103,7 +101,9 @@ extension MockRegistry {
     struct State: Sendable {
         var routes: [Int: Route] = [:]
         var byURL: [RequestMatch.Query: [String: Bucket]] = [:]
-        /// URL routes by the exact key of their URL, whatever their query matching: what `remove` finds.
+        /// URL routes whose query matches loosely (`.anyOrder`, `.ignored`) by the exact key of their
+        /// URL: what `remove` finds besides `byURL[.exact]` (kept apart, so the common exact route
+        /// is filed once).
         var byExactKey: [String: [Int]] = [:]
         /// Pattern routes in the order registered; ids of replaced ones stay until the list is compacted.
         var patterns: [Int] = []
@@ -150,7 +150,8 @@ extension MockRegistry {
         mutating func insert(_ route: Route) {
             switch route.match.target {
             case .url(let url, let query):
-                let key = URLKeys.key(url, query)
+                let exactKey = route.urlKey ?? URLKeys.key(url, .exact)
+                let key = query == .exact ? exactKey : URLKeys.key(url, query)
                 // One hash of the key in the common case, a URL's first route.
                 let earlier = byURL[query, default: [:]].updateValue(.one(route.id), forKey: key)
                 if let earlier {
@@ -160,11 +161,11 @@ extension MockRegistry {
                     {
                         let replaced = ids.remove(at: same)
                         routes[replaced] = nil
-                        byExactKey[URLKeys.key(url, .exact)]?.removeAll { $0 == replaced }
+                        if query != .exact { byExactKey[exactKey]?.removeAll { $0 == replaced } }
                     }
                     byURL[query]?[key] = ids.isEmpty ? .one(route.id) : .many(ids + [route.id])
                 }
-                byExactKey[query == .exact ? key : URLKeys.key(url, .exact), default: []].append(route.id)
+                if query != .exact { byExactKey[exactKey, default: []].append(route.id) }
             case .pattern:
                 if let signature = route.signature,
                     let replaced = patternBySignature.updateValue(route.id, forKey: signature)
@@ -206,7 +207,8 @@ extension MockRegistry {
 
         /// Removes the URL routes registered for exactly `url`, whatever their other rules.
         mutating func remove(url: String) {
-            guard let ids = byExactKey.removeValue(forKey: URLKeys.key(url, .exact)) else { return }
+            let exactKey = URLKeys.key(url, .exact)
+            let ids = (byURL[.exact]?[exactKey]?.ids ?? []) + (byExactKey.removeValue(forKey: exactKey) ?? [])
             for id in ids {
                 guard let route = routes.removeValue(forKey: id),
                     case .url(let registered, let query) = route.match.target
