@@ -172,6 +172,31 @@ extension MockRegistry {
             responses.map { response in .sync { _ in .mock(response) } }, repeatsLast: false, runsUserCode: false)
     }
 
+    /// Answers the requests for `url` with `responses`, one each, in order (see the ``RequestMatch``
+    /// form).
+    @discardableResult
+    public func register(
+        _ url: String, method: String? = nil, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        sequence responses: [MockResponse]
+    ) -> MockRoute {
+        register(
+            method.map { RequestMatch.url(url).method($0) } ?? .url(url), expectedCalls: expectedCalls,
+            fileID: fileID, filePath: filePath, line: line, column: column, sequence: responses)
+    }
+
+    /// Answers the requests for `url` with `responses`, one each, in order.
+    @discardableResult
+    public func register(
+        _ url: URL, method: String? = nil, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        sequence responses: [MockResponse]
+    ) -> MockRoute {
+        register(
+            .url(url, method: method), expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
+            column: column, sequence: responses)
+    }
+
     /// Answers every request for `url` with `response`, the same each time. No closure runs, so the
     /// request is answered inside `startLoading` at URLSession's own cost: the fastest form, for
     /// answers that do not depend on the request.
