@@ -9,6 +9,19 @@ extension Connection {
         while let (request, writer) = state.withLock({ advance(&$0) }) {
             // Outside the lock: a responder may answer at once, and its calls come back to this queue.
             responder.respond(to: request, writer: writer)
+            if state.withLock({ $0.peerFinished }) { dropIfAbandoned(writer.serial) }
+        }
+    }
+
+    /// After the client ended its stream, an answer that has not ended once the responder's own calls
+    /// have run is cut short: the client is taken to have left (as servers commonly take a client that
+    /// hangs up mid-request), and the responder's `onClose` runs. An answer given at once still goes out.
+    func dropIfAbandoned(_ serial: Int) {
+        queue.async { [self] in
+            state.withLock { state in
+                guard state.phase == .open, state.answer?.serial == serial else { return }
+                closeNow(&state)
+            }
         }
     }
 

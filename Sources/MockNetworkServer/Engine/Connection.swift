@@ -92,6 +92,7 @@ final class Connection: Sendable {
                     closeNow(&state)
                     return false
                 }
+                if let answer = state.answer { dropIfAbandoned(answer.serial) }
             case .bytes, .wouldBlock: break
             }
             updateReading(&state)
@@ -172,28 +173,55 @@ final class Connection: Sendable {
     // MARK: Time
 
     private func timerFired() {
-        state.withLock { state in
-            guard let timer = state.timer else { return }
+        let readFirst = state.withLock { state -> Bool in
+            guard let timer = state.timer else { return false }
             let now = ConnectionState.now
             switch state.phase {
             case .closed:
-                return
+                return false
             case .lingering(let deadline):
-                if now >= deadline { closeNow(&state) } else { schedule(timer, at: deadline) }
-                return
+                guard now >= deadline else {
+                    schedule(timer, at: deadline)
+                    return false
+                }
+                // What the client sent meanwhile is dropped first: a close with unread bytes would
+                // reset the connection, and the client could lose the answer it has not read yet.
+                discardWaitingBytes()
+                closeNow(&state)
+                return false
             case .open, .closingAfterFlush:
                 break
             }
             let idle = nanoseconds(limits.idleTimeout)
-            guard state.waitsOnClient else { return schedule(timer, at: now + idle) }
-            guard now >= state.lastProgress + idle else { return schedule(timer, at: state.lastProgress + idle) }
-            let begunRequest = state.parser.hasPartialRequest || !state.inbound.isEmpty
-            if state.phase == .open, state.outbound.isEmpty, state.answer == nil, begunRequest {
+            guard state.waitsOnClient, now >= state.lastProgress + idle else {
+                schedule(timer, at: state.waitsOnClient ? state.lastProgress + idle : now + idle)
+                return false
+            }
+            guard state.phase == .open, state.outbound.isEmpty, state.answer == nil else {
+                closeNow(&state)  // the client takes nothing of what is sent
+                return false
+            }
+            schedule(timer, at: now + idle)
+            if state.parser.hasPartialRequest || !state.inbound.isEmpty {
                 // RFC 9110 (15.5.9): a request not finished in time is answered with 408.
                 fail(&state, RequestFailure(status: 408, reason: "the request did not arrive within the idle timeout"))
-                schedule(timer, at: now + idle)
-            } else {
+                return false
+            }
+            // Nothing begun: close, unless a request is arriving just now (its read event not yet
+            // handled); then it is read first, and held to the time from here.
+            guard Socket.hasBytesWaiting(fd) else {
                 closeNow(&state)
+                return false
+            }
+            return true
+        }
+        if readFirst { readable() }
+    }
+
+    private func discardWaitingBytes() {
+        withUnsafeTemporaryAllocation(byteCount: 64 * 1024, alignment: 1) { buffer in
+            for _ in 0..<16 {
+                guard case .bytes = Socket.readSome(fd, into: buffer) else { return }
             }
         }
     }

@@ -11,7 +11,7 @@ import Foundation
 /// would have had.
 package final class HTTPResponseWriter: Sendable {
     private let connection: Connection
-    private let serial: Int
+    let serial: Int
 
     init(connection: Connection, serial: Int) {
         self.connection = connection
@@ -50,9 +50,9 @@ package final class HTTPResponseWriter: Sendable {
         connection.queue.async { [connection, serial] in connection.abort(serial) }
     }
 
-    /// Runs `handler` once if the connection closes before the answer ends (the client went away,
-    /// the server stopped): the responder's cue to stop working on it. Runs at once when the
-    /// connection is already closed.
+    /// Runs `handler` once if the connection closes before the answer ends (the client closed or
+    /// ended its side of the connection, the server stopped): the responder's cue to stop working on
+    /// it. Runs at once when the connection closed while this answer was in progress.
     package func onClose(_ handler: @escaping @Sendable () -> Void) {
         connection.queue.async { [connection, serial] in connection.onClose(serial, handler) }
     }

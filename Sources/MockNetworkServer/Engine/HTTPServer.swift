@@ -5,6 +5,9 @@ import Foundation
 /// It listens on loopback only, never on another interface. Connections stay open between requests
 /// (keep-alive), take pipelined requests and answer them in order, and are bounded by `limits`;
 /// `stop()` closes the listener and every connection, and the server stops when it is released.
+///
+/// A client that ends its side of a connection is taken to have left once the answers given at once
+/// are sent: an answer still in progress then is cut short, and its writer's `onClose` runs.
 package final class HTTPServer: Sendable {
     /// The port it listens on.
     package let port: Int

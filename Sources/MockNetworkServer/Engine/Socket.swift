@@ -147,6 +147,12 @@ enum Socket {
         }
     }
 
+    /// Whether bytes (or the end of the stream) wait to be read, without waiting.
+    static func hasBytesWaiting(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0
+    }
+
     /// Sends `bytes` if the socket takes them at once, and gives up otherwise (a refusal's answer).
     static func sendIfPossible(_ fd: Int32, _ bytes: [UInt8]) {
         bytes.withUnsafeBytes { _ = sendSome(fd, $0) }

@@ -110,9 +110,7 @@ final class RawHTTPClient: @unchecked Sendable {
 
     /// Shuts the sending side: the server reads the end of the stream.
     func finishSending() {
-        lock.withLock {
-
-        }
+        lock.withLock { _ = shutdown(fd, Int32(SHUT_WR)) }
     }
 
     func close() {
@@ -124,6 +122,16 @@ final class RawHTTPClient: @unchecked Sendable {
     }
 
     // MARK: Reading
+
+    /// Whether bytes (or the end of the stream) are waiting to be read, waiting up to `milliseconds`
+    /// for them: the pause of a client that drips its request, cut short when the server answers.
+    func hasDataWaiting(milliseconds: Int32) -> Bool {
+        lock.withLock {
+            guard buffer.isEmpty else { return true }
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            return poll(&entry, 1, milliseconds) > 0
+        }
+    }
 
     /// Reads what arrives next into the buffer; false at the end of the stream, an error or the timeout.
     private func fill() -> Bool {
@@ -182,34 +190,39 @@ final class RawHTTPClient: @unchecked Sendable {
 
     /// The head of the next answer: status line and fields.
     func readHead() throws -> (status: Int, reason: String, headers: HTTPHeaders) {
-        let statusLine = try readLine()
-        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
-            throw Failure(description: "not a status line: \(statusLine)")
+        try lock.withLock {
+            let statusLine = try readLine()
+            let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
+                throw Failure(description: "not a status line: \(statusLine)")
+            }
+            var headers = HTTPHeaders()
+            while true {
+                let line = try readLine()
+                if line.isEmpty { break }
+                guard let colon = line.firstIndex(of: ":") else { throw Failure(description: "not a field: \(line)") }
+                headers.add(
+                    String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            }
+            return (status, parts.count > 2 ? String(parts[2]) : "", headers)
         }
-        var headers = HTTPHeaders()
-        while true {
-            let line = try readLine()
-            if line.isEmpty { break }
-            guard let colon = line.firstIndex(of: ":") else { throw Failure(description: "not a field: \(line)") }
-            headers.add(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-        }
-        return (status, parts.count > 2 ? String(parts[2]) : "", headers)
     }
 
     /// The next chunk's data, or nil for the last chunk (whose trailer is read too).
     func readChunk() throws -> [UInt8]? {
-        let sizeLine = try readLine()
-        guard let size = Int(sizeLine.split(separator: ";")[0], radix: 16) else {
-            throw Failure(description: "not a chunk size: \(sizeLine)")
+        try lock.withLock {
+            let sizeLine = try readLine()
+            guard let size = Int(sizeLine.split(separator: ";")[0], radix: 16) else {
+                throw Failure(description: "not a chunk size: \(sizeLine)")
+            }
+            guard size > 0 else {
+                while try !readLine().isEmpty {}
+                return nil
+            }
+            let data = try readExactly(size)
+            guard try readLine().isEmpty else { throw Failure(description: "a chunk does not end with CRLF") }
+            return data
         }
-        guard size > 0 else {
-            while try !readLine().isEmpty {}
-            return nil
-        }
-        let data = try readExactly(size)
-        guard try readLine().isEmpty else { throw Failure(description: "a chunk does not end with CRLF") }
-        return data
     }
 
     /// The next whole answer; `method` says whether a body follows (none for HEAD).
