@@ -10,13 +10,16 @@ let package = Package(
     products: [
         .library(name: "MockNetwork", targets: ["MockNetwork"]),
         .library(name: "MockNetworkTesting", targets: ["MockNetworkTesting"]),
+        .library(name: "MockNetworkServer", targets: ["MockNetworkServer"]),
     ],
     targets: [
         .target(name: "MockNetwork"),
         .target(name: "MockNetworkTesting", dependencies: ["MockNetwork"]),
+        // The HTTP door: a loopback server on the platform's sockets and Dispatch, the core its only dependency.
+        .target(name: "MockNetworkServer", dependencies: ["MockNetwork"]),
         .executableTarget(name: "MockNetworkBenchmark", dependencies: ["MockNetwork"]),
         .testTarget(
-            name: "MockNetworkTests", dependencies: ["MockNetwork", "MockNetworkTesting"],
+            name: "MockNetworkTests", dependencies: ["MockNetwork", "MockNetworkTesting", "MockNetworkServer"],
             // Archives next to the tests are read from the source tree, as users' recordings are.
             exclude: ["HAR/Archives", "SwiftTesting/Archives"], resources: [.copy("Fixtures")]),
         .target(name: "DogAPI", path: "Examples/DogAPI/Sources/DogAPI"),

@@ -6,7 +6,7 @@
     import Musl
 #endif
 
-/// A value behind a lock.
+/// A value behind a lock (`package`: the server module keeps its state in it too).
 ///
 /// `@unchecked Sendable` is sound here: the only stored state is `value`, and every read
 /// and write of it happens inside `withLock`, while `lock` is held.
@@ -16,7 +16,7 @@
 ///
 /// Keep `Value` of some size (not `()`): ThreadSanitizer reports accesses to an empty value here as
 /// races on the box itself.
-final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     #if canImport(Darwin)
         private let lock: UnsafeMutablePointer<os_unfair_lock>
     #else
@@ -24,7 +24,7 @@ final class Locked<Value>: @unchecked Sendable {
     #endif
     private var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         lock = .allocate(capacity: 1)
         #if canImport(Darwin)
@@ -43,7 +43,7 @@ final class Locked<Value>: @unchecked Sendable {
         lock.deallocate()
     }
 
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         #if canImport(Darwin)
             os_unfair_lock_lock(lock)
             defer { os_unfair_lock_unlock(lock) }

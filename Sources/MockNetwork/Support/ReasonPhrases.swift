@@ -1,10 +1,10 @@
 /// The standard reason phrases of HTTP status codes (RFC 9110 §15, and the IANA registry for the
 /// rest), MockNetwork's own: `HTTPURLResponse.localizedString(forStatusCode:)` gives other text on
 /// Apple platforms (lower case, "no error" for 200) than on Linux ("OK"), and recordings and
-/// messages must read the same everywhere.
-enum ReasonPhrases {
+/// messages must read the same everywhere. (`package`: the server's status lines use it too.)
+package enum ReasonPhrases {
     /// The phrase for `status`, or the class's generic one (`"Client Error"`) for an unregistered code.
-    static func phrase(for status: Int) -> String {
+    package static func phrase(for status: Int) -> String {
         if let phrase = table[status] { return phrase }
         switch status {
         case 100..<200: return "Informational"

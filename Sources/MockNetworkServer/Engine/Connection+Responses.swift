@@ -1,0 +1,158 @@
+import Foundation
+
+/// Sending answers: what an `HTTPResponseWriter` asks for, done on the connection's queue. A call
+/// for an answer that has ended, or on a connection that has closed, does nothing.
+extension Connection {
+    func respond(_ serial: Int, status: Int, headers: HTTPHeaders, body: Data) {
+        state.withLock { state in
+            guard var answer = current(serial, &state), case .notStarted = answer.body else { return }
+            let status = Self.checked(status)
+            let sendsBody = ResponseEncoding.allowsBody(status: status, method: answer.method)
+            let framing: ResponseEncoding.Framing =
+                ResponseEncoding.allowsLength(status: status) ? .length(body.count) : .bodiless
+            answer.body = .streaming(framing: framing, sendsBody: sendsBody, remaining: 0)
+            state.outbound.append(
+                contentsOf: ResponseEncoding.head(
+                    status: status, headers: headers, framing: framing,
+                    connection: connectionField(answer, keepsOpen: answer.keepsOpen)))
+            if sendsBody { state.outbound.append(contentsOf: body) }
+            finish(answer, keepsOpen: answer.keepsOpen, &state)
+        }
+        process()
+    }
+
+    func begin(_ serial: Int, status: Int, headers: HTTPHeaders, length: Int?) {
+        state.withLock { state in
+            guard var answer = current(serial, &state), case .notStarted = answer.body else { return }
+            let status = Self.checked(status)
+            let framing: ResponseEncoding.Framing =
+                if !ResponseEncoding.allowsLength(status: status) {
+                    .bodiless
+                } else if let length {
+                    .length(max(length, 0))
+                } else if answer.version >= .http11 {
+                    .chunked
+                } else {
+                    .untilClose  // HTTP/1.0 knows no chunks: the body ends with the connection
+                }
+            let sendsBody = ResponseEncoding.allowsBody(status: status, method: answer.method)
+            let keepsOpen = answer.keepsOpen && framing != .untilClose
+            answer.body = .streaming(framing: framing, sendsBody: sendsBody, remaining: max(length ?? 0, 0))
+            state.outbound.append(
+                contentsOf: ResponseEncoding.head(
+                    status: status, headers: headers, framing: framing,
+                    connection: connectionField(answer, keepsOpen: keepsOpen)))
+            state.answer = answer
+            flush(&state)
+        }
+    }
+
+    func write(_ serial: Int, _ piece: Data) {
+        state.withLock { state in
+            guard var answer = current(serial, &state),
+                case .streaming(let framing, let sendsBody, var remaining) = answer.body, sendsBody, !piece.isEmpty
+            else { return }
+            switch framing {
+            case .chunked:
+                state.outbound.append(contentsOf: ResponseEncoding.chunkHead(piece.count))
+                state.outbound.append(contentsOf: piece)
+                state.outbound.append(contentsOf: ResponseEncoding.crlf)
+            case .length:
+                // Past the announced length would be bytes of no message: they are dropped.
+                state.outbound.append(contentsOf: piece.prefix(remaining))
+                remaining -= min(remaining, piece.count)
+                answer.body = .streaming(framing: framing, sendsBody: sendsBody, remaining: remaining)
+                state.answer = answer
+            case .untilClose:
+                state.outbound.append(contentsOf: piece)
+            case .bodiless:
+                return
+            }
+            flush(&state)
+        }
+    }
+
+    func end(_ serial: Int) {
+        state.withLock { state in
+            guard let answer = current(serial, &state) else { return }
+            guard case .streaming(let framing, let sendsBody, let remaining) = answer.body else {
+                return abort(answer, &state)  // ended before it began: the client gets no answer
+            }
+            switch framing {
+            case .chunked where sendsBody:
+                state.outbound.append(contentsOf: ResponseEncoding.lastChunk)
+            case .length where sendsBody && remaining > 0:
+                return abort(answer, &state)  // shorter than announced: only a close tells the client
+            case .untilClose:
+                return finish(answer, keepsOpen: false, &state)
+            default:
+                break
+            }
+            finish(answer, keepsOpen: answer.keepsOpen, &state)
+        }
+        process()
+    }
+
+    func abort(_ serial: Int) {
+        state.withLock { state in
+            guard let answer = current(serial, &state) else { return }
+            abort(answer, &state)
+        }
+    }
+
+    func onClose(_ serial: Int, _ handler: @escaping @Sendable () -> Void) {
+        let alreadyGone = state.withLock { state -> Bool in
+            guard state.answer?.serial == serial, state.phase != .closed else {
+                return state.phase == .closed && state.answerCutShort == serial
+            }
+            state.answer?.onClose = handler
+            return false
+        }
+        if alreadyGone { handler() }
+    }
+
+    // MARK: Helpers
+
+    /// The answer in progress when it is the one numbered `serial`.
+    private func current(_ serial: Int, _ state: inout ConnectionState) -> ConnectionState.Answer? {
+        guard state.phase != .closed, let answer = state.answer, answer.serial == serial else { return nil }
+        return answer
+    }
+
+    /// The answer has ended: the connection takes its next request, or closes when it must.
+    private func finish(_ answer: ConnectionState.Answer, keepsOpen: Bool, _ state: inout ConnectionState) {
+        state.answer = nil
+        state.lastProgress = ConnectionState.now
+        if !keepsOpen {
+            state.parsingEnded = true
+            state.pending.removeAll()
+            state.phase = .closingAfterFlush
+        }
+        flush(&state)
+        updateReading(&state)
+    }
+
+    /// Ends the answer by closing the connection once what was written is sent: the client sees a
+    /// body cut short. What else arrives is not read.
+    private func abort(_ answer: ConnectionState.Answer, _ state: inout ConnectionState) {
+        state.answer = nil
+        state.parsingEnded = true
+        state.pending.removeAll()
+        state.peerFinished = true  // no lingering: the client is meant to see the connection end
+        state.phase = .closingAfterFlush
+        flush(&state)
+        updateReading(&state)
+    }
+
+    private func connectionField(_ answer: ConnectionState.Answer, keepsOpen: Bool) -> ResponseEncoding.ConnectionField
+    {
+        guard keepsOpen else { return .close }
+        return answer.version < .http11 ? .keepAlive : .none
+    }
+
+    /// A final status the server can send: 200 to 999; anything else is the responder's mistake,
+    /// sent as 500.
+    private static func checked(_ status: Int) -> Int {
+        (200...999).contains(status) ? status : 500
+    }
+}

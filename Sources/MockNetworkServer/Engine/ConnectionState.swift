@@ -1,0 +1,104 @@
+import Dispatch
+import Foundation
+
+/// Everything about one connection that changes: bytes in and out, requests read ahead, the answer
+/// in progress, where the connection is in its life, and its Dispatch sources.
+///
+/// It lives in the connection's `Locked` box and is changed only on the connection's serial queue,
+/// so the lock is never contended; it is there so the compiler can check what crosses threads.
+struct ConnectionState {
+    /// A request read ahead of the answer in progress, or the failure that ends the connection.
+    enum Pending {
+        case request(HTTPServerRequest)
+        case failure(RequestFailure)
+    }
+
+    enum Phase: Equatable {
+        /// Reading requests and answering them.
+        case open
+        /// Sending what is left, then closing (a failure, `Connection: close`, an HTTP/1.0 answer).
+        case closingAfterFlush
+        /// All sent and the sending side shut: reading and dropping what the client still sends,
+        /// until it closes too or the deadline passes.
+        case lingering(deadline: UInt64)
+        /// Closed: the sources are cancelled, the descriptor closed or about to be.
+        case closed
+    }
+
+    /// The answer in progress.
+    struct Answer {
+        enum Body {
+            case notStarted
+            case streaming(framing: ResponseEncoding.Framing, sendsBody: Bool, remaining: Int)
+        }
+
+        let serial: Int
+        let method: String
+        let version: HTTPVersion
+        /// Whether the request let the connection stay open after its answer.
+        let keepsOpen: Bool
+        var body = Body.notStarted
+        /// What to run if the connection closes before the answer ends.
+        var onClose: (@Sendable () -> Void)?
+    }
+
+    var parser: RequestParser
+    var inbound = ByteQueue()
+    var outbound = ByteQueue()
+    var pending: [Pending] = []
+    var pendingBodyBytes = 0
+    /// A head asked for `100 Continue` and it has not been sent yet; its body is not read meanwhile.
+    var awaitingContinue = false
+    /// No more requests will be read: after a failure, a close, or the client's end of stream.
+    var parsingEnded = false
+    var answer: Answer?
+    var nextSerial = 0
+    /// The answer that was in progress when the connection closed.
+    var answerCutShort: Int?
+    /// The client shut its sending side (an end of stream was read).
+    var peerFinished = false
+    var phase = Phase.open
+    /// When the client last made progress (an uptime in nanoseconds): bytes it took, a body's bytes it
+    /// sent, a request it finished.
+    var lastProgress: UInt64
+
+    var readSource: (any DispatchSourceRead)?
+    var readSuspended = false
+    var writeSource: (any DispatchSourceWrite)?
+    var writeSuspended = false
+    var timer: (any DispatchSourceTimer)?
+    /// Sources on the descriptor not yet through their cancel handlers; it is closed after the last.
+    var sourcesOnDescriptor = 0
+    var descriptorOpen = true
+
+    init(parser: RequestParser, now: UInt64) {
+        self.parser = parser
+        lastProgress = now
+    }
+
+    /// The most bytes of bodies read ahead of the answer in progress before reading pauses.
+    static let readAheadBodyBytes = 1 << 20
+
+    /// Whether the connection should read from its socket now.
+    func wantsToRead(_ limits: HTTPServerLimits) -> Bool {
+        switch phase {
+        case .open:
+            !peerFinished && !parsingEnded && !awaitingContinue && pending.count < limits.maxPipelinedRequests
+                && pendingBodyBytes < Self.readAheadBodyBytes
+        case .lingering: !peerFinished
+        case .closingAfterFlush, .closed: false
+        }
+    }
+
+    /// Whether the connection waits on its client, so that time without progress counts: for a
+    /// request when nothing is being answered, or for the client to take what is sent.
+    var waitsOnClient: Bool {
+        switch phase {
+        case .open: !outbound.isEmpty || (answer == nil && pending.isEmpty)
+        case .closingAfterFlush: !outbound.isEmpty
+        case .lingering, .closed: false
+        }
+    }
+
+    static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Where a responder writes its answer to one request: all at once with `respond`, or over time with
+/// `begin`, `write` and `end`.
+///
+/// Every method may be called from any thread; calls take effect in the order they are made. Only the
+/// first `respond` or `begin` counts, and calls after the answer ended (or its connection closed) do
+/// nothing, so a writer kept too long is harmless. The server frames the body itself: `Content-Length`
+/// for a whole body or an announced length, else `Transfer-Encoding: chunked` (HTTP/1.0 clients get the
+/// body up to the connection's end); an answer to `HEAD` sends its head alone, with the length it
+/// would have had.
+package final class HTTPResponseWriter: Sendable {
+    private let connection: Connection
+    let serial: Int
+
+    init(connection: Connection, serial: Int) {
+        self.connection = connection
+        self.serial = serial
+    }
+
+    /// Sends a whole answer: the status, the fields and the body, with its length.
+    package func respond(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) {
+        connection.queue.async { [connection, serial] in
+            connection.respond(serial, status: status, headers: headers, body: body)
+        }
+    }
+
+    /// Sends the head of an answer whose body follows over time: chunked, or exactly `length` bytes
+    /// when that is given.
+    package func begin(status: Int, headers: HTTPHeaders = [:], length: Int? = nil) {
+        connection.queue.async { [connection, serial] in
+            connection.begin(serial, status: status, headers: headers, length: length)
+        }
+    }
+
+    /// Sends the next piece of a body begun with `begin` (an empty piece sends nothing).
+    package func write(_ piece: Data) {
+        connection.queue.async { [connection, serial] in connection.write(serial, piece) }
+    }
+
+    /// Ends a body begun with `begin`. A body shorter than its announced length, or an answer never
+    /// begun, ends with the connection closing instead.
+    package func end() {
+        connection.queue.async { [connection, serial] in connection.end(serial) }
+    }
+
+    /// Fails the answer: what was written is sent, then the connection closes, so the client sees
+    /// its body cut short (or no answer at all).
+    package func abort() {
+        connection.queue.async { [connection, serial] in connection.abort(serial) }
+    }
+
+    /// Runs `handler` once if the connection closes before the answer ends (the client closed or
+    /// ended its side of the connection, the server stopped): the responder's cue to stop working on
+    /// it. Runs at once when the connection closed while this answer was in progress.
+    package func onClose(_ handler: @escaping @Sendable () -> Void) {
+        connection.queue.async { [connection, serial] in connection.onClose(serial, handler) }
+    }
+}

@@ -1,0 +1,174 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The few POSIX socket calls the server makes, with the platforms' differences in one place.
+///
+/// Every socket is non-blocking and close-on-exec; a write to a socket the peer closed returns
+/// `EPIPE` instead of raising `SIGPIPE` (`MSG_NOSIGNAL` on Linux, `SO_NOSIGPIPE` on Apple platforms).
+enum Socket {
+    /// What a failed call was and its `errno`.
+    struct Failure: Error, CustomStringConvertible {
+        let operation: String
+        let code: Int32
+        var description: String { "\(operation) failed: \(String(cString: strerror(code))) (errno \(code))" }
+    }
+
+    /// What a read gave.
+    enum ReadResult {
+        case bytes(Int)
+        case wouldBlock
+        case endOfStream
+        case failed
+    }
+
+    /// What a write gave.
+    enum WriteResult {
+        case sent(Int)
+        case wouldBlock
+        case failed
+    }
+
+    #if canImport(Darwin)
+        private static let streamType = SOCK_STREAM
+        private static let sendFlags: Int32 = 0
+    #else
+        private static let streamType = Int32(SOCK_STREAM.rawValue)
+        private static let sendFlags = Int32(MSG_NOSIGNAL)
+    #endif
+
+    /// A socket listening on 127.0.0.1 on a port the system picks, and that port.
+    static func listenOnLoopback(backlog: Int32) throws -> (fd: Int32, port: Int) {
+        let fd = socket(AF_INET, streamType, 0)
+        guard fd >= 0 else { throw Failure(operation: "socket", code: errno) }
+        func fail(_ operation: String) -> Failure {
+            let failure = Failure(operation: operation, code: errno)
+            _ = close(fd)
+            return failure
+        }
+        guard configure(fd, listening: true) else { throw fail("fcntl/setsockopt") }
+        var address = sockaddr_in()
+        #if canImport(Darwin)
+            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0 else { throw fail("bind(127.0.0.1:0)") }
+        guard listen(fd, backlog) == 0 else { throw fail("listen") }
+        var local = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { throw fail("getsockname") }
+        return (fd, Int(UInt16(bigEndian: local.sin_port)))
+    }
+
+    /// What `accept` gave: a configured connection and its peer, nothing more for now, or a
+    /// shortage of descriptors (the caller pauses before trying again).
+    enum AcceptResult {
+        case connection(Int32, HTTPPeer)
+        case noneWaiting
+        case outOfDescriptors
+    }
+
+    static func acceptConnection(from listener: Int32) -> AcceptResult {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let fd = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listener, $0, &length) }
+        }
+        guard fd >= 0 else {
+            switch errno {
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM: return .outOfDescriptors
+            case EINTR, ECONNABORTED: return acceptConnection(from: listener)
+            default: return .noneWaiting
+            }
+        }
+        guard configure(fd, listening: false) else {
+            _ = close(fd)
+            return acceptConnection(from: listener)
+        }
+        var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+        _ = inet_ntop(AF_INET, &address.sin_addr, &text, socklen_t(text.count))
+        let host = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return .connection(fd, HTTPPeer(host: host, port: Int(UInt16(bigEndian: address.sin_port))))
+    }
+
+    /// Non-blocking and close-on-exec; a listener reuses its address, a connection sends small
+    /// writes at once (no Nagle delay: heads and chunks are small).
+    private static func configure(_ fd: Int32, listening: Bool) -> Bool {
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { return false }
+        guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else { return false }
+        var one: Int32 = 1
+        let size = socklen_t(MemoryLayout<Int32>.size)
+        if listening {
+            return setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, size) == 0
+        }
+        #if canImport(Darwin)
+            guard setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, size) == 0 else { return false }
+        #endif
+        return setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, size) == 0
+    }
+
+    static func readSome(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+        while true {
+            let count = read(fd, buffer.baseAddress, buffer.count)
+            if count > 0 { return .bytes(count) }
+            if count == 0 { return .endOfStream }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: return .failed
+            }
+        }
+    }
+
+    static func sendSome(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> WriteResult {
+        while true {
+            let count = send(fd, bytes.baseAddress, bytes.count, sendFlags)
+            if count >= 0 { return .sent(count) }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: return .failed
+            }
+        }
+    }
+
+    /// Whether bytes (or the end of the stream) wait to be read, without waiting.
+    static func hasBytesWaiting(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0
+    }
+
+    /// Sends `bytes` if the socket takes them at once, and gives up otherwise (a refusal's answer).
+    static func sendIfPossible(_ fd: Int32, _ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { _ = sendSome(fd, $0) }
+    }
+
+    /// Ends the sending side: the peer reads the end of the stream after what was sent.
+    static func shutdownSending(_ fd: Int32) {
+        _ = shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// Ends both sides at once: reads and writes on it fail from now on, in every thread.
+    static func shutdownBoth(_ fd: Int32) {
+        _ = shutdown(fd, Int32(SHUT_RDWR))
+    }
+
+    static func closeDescriptor(_ fd: Int32) {
+        _ = close(fd)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import MockNetwork
+
+/// The bytes of a response: the status line, the fields, and the framing of the body.
+///
+/// The server owns the framing: fields named `Content-Length`, `Transfer-Encoding`, `Connection` and
+/// `Keep-Alive` a responder gives are replaced by the ones that describe what is really sent, and a
+/// field whose name is no token, or whose value holds a line break, is dropped, so no answer can
+/// split the stream into two.
+enum ResponseEncoding {
+    /// How the body after a head is delimited.
+    enum Framing: Equatable {
+        /// `Content-Length` with this many bytes.
+        case length(Int)
+        /// `Transfer-Encoding: chunked`.
+        case chunked
+        /// Neither: the body ends when the connection closes (a body over time to an HTTP/1.0 client).
+        case untilClose
+        /// No body and no length: statuses 1xx, 204 and 304.
+        case bodiless
+    }
+
+    /// The connection field the head carries.
+    enum ConnectionField {
+        case none
+        case close
+        case keepAlive
+    }
+
+    /// Whether a response with `status` to a request with `method` carries a body (RFC 9110, 6.4.1).
+    static func allowsBody(status: Int, method: String) -> Bool {
+        method != "HEAD" && status >= 200 && status != 204 && status != 304
+    }
+
+    /// Whether `status` may have a length field at all (1xx and 204 must not).
+    static func allowsLength(status: Int) -> Bool {
+        status >= 200 && status != 204 && status != 304
+    }
+
+    static func head(
+        status: Int, headers: HTTPHeaders, framing: Framing, connection: ConnectionField
+    ) -> [UInt8] {
+        var text = "HTTP/1.1 \(status) \(ReasonPhrases.phrase(for: status))\r\n"
+        for field in headers where isSendable(field) && !isFraming(field.name) {
+            text += "\(field.name): \(field.value)\r\n"
+        }
+        switch framing {
+        case .length(let count): text += "Content-Length: \(count)\r\n"
+        case .chunked: text += "Transfer-Encoding: chunked\r\n"
+        case .untilClose, .bodiless: break
+        }
+        switch connection {
+        case .none: break
+        case .close: text += "Connection: close\r\n"
+        case .keepAlive: text += "Connection: keep-alive\r\n"
+        }
+        text += "\r\n"
+        return Array(text.utf8)
+    }
+
+    /// The interim answer to `Expect: 100-continue`.
+    static let continueHead = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    /// The head of one chunk of `count` bytes (its data and a CRLF follow).
+    static func chunkHead(_ count: Int) -> [UInt8] {
+        Array((String(count, radix: 16) + "\r\n").utf8)
+    }
+
+    static let crlf: [UInt8] = [0x0D, 0x0A]
+
+    /// The last chunk, with no trailer fields.
+    static let lastChunk = Array("0\r\n\r\n".utf8)
+
+    /// A whole answer for a request that failed, closing the connection.
+    static func failure(_ failure: RequestFailure) -> [UInt8] {
+        let body = Array((failure.reason + "\n").utf8)
+        let headers: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]
+        return head(status: failure.status, headers: headers, framing: .length(body.count), connection: .close) + body
+    }
+
+    private static func isFraming(_ name: String) -> Bool {
+        ["Content-Length", "Transfer-Encoding", "Connection", "Keep-Alive"].contains {
+            HTTPHeaders.sameName($0, name)
+        }
+    }
+
+    private static func isSendable(_ field: HTTPHeaders.Field) -> Bool {
+        !field.name.isEmpty && field.name.utf8.allSatisfy(RequestHeadGrammar.isTokenByte)
+            && field.value.utf8.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }
+    }
+}
