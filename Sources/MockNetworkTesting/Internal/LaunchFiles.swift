@@ -33,16 +33,4 @@ package enum LaunchFiles {
             try? FileManager.default.removeItem(at: file)
         }
     }
-
-    /// A value behind a lock (the core's own lock box is internal to it).
-    final class Locked<Value>: @unchecked Sendable {  // `value` is only touched while `lock` is held
-        private let lock = NSLock()
-        private var value: Value
-        init(_ value: Value) { self.value = value }
-        func withLock<T>(_ body: (inout Value) -> T) -> T {
-            lock.lock()
-            defer { lock.unlock() }
-            return body(&value)
-        }
-    }
 }

@@ -9,7 +9,7 @@ import Testing
 
 /// Keeps every core busy while a test runs, as a loaded CI machine is.
 final class BusyCores: Sendable {
-    private let stop = Locked(false)
+    private let stop = Shared(false)
     private let threads: Int
 
     init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -17,7 +17,7 @@ final class BusyCores: Sendable {
         for _ in 0..<threads {
             let thread = Thread { [stop] in
                 var spin = 0
-                while !stop.withLock({ $0 }) {
+                while !stop.current {
                     for _ in 0..<10_000 { spin &+= 1 }
                 }
                 _ = spin
@@ -26,19 +26,7 @@ final class BusyCores: Sendable {
         }
     }
 
-    func end() { stop.withLock { $0 = true } }
-
-    /// A lock box of the tests' own, for the flag.
-    final class Locked<Value>: @unchecked Sendable {  // `value` is only touched while `lock` is held
-        private let lock = NSLock()
-        private var value: Value
-        init(_ value: Value) { self.value = value }
-        func withLock<T>(_ body: (inout Value) -> T) -> T {
-            lock.lock()
-            defer { lock.unlock() }
-            return body(&value)
-        }
-    }
+    func end() { stop.update { $0 = true } }
 }
 
 /// A request resumed and never awaited is never lost: the end of the test (or `verify()`) waits
