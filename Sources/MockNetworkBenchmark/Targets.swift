@@ -2,8 +2,9 @@
 
 import Foundation
 
-/// Prints the ratios between rows of this run, and marks each target met or missed.
-@MainActor func ratiosAndTargets() {
+/// Prints the ratios between rows of this run, marks each target met or missed, and each row
+/// worse than this machine's baseline for runs of `requests` requests a row.
+@MainActor func ratiosAndTargets(requests: Int) {
     print("")
     let ratios = requestRows.map { row in "row \(row) " + String(format: "%.2f×", figure(row) / figure("1")) }
     print("ratios to row 1: " + ratios.joined(separator: ", "))
@@ -39,6 +40,8 @@ import Foundation
     mark("4o 1 registry, 8 tasks / 4n (req/s)", figure("4o") / figure("4n"), 0.95, atMost: false)
     mark("4m 8 registries / 4n (req/s)", figure("4m") / figure("4n"), 0.95, atMost: false)
     registrationTargets()
+    regressions(requests: requests)
+    figuresForBaseline(requests: requests)
 }
 
 /// Rows 5e, 5u and 5m beside the time each should take at most.

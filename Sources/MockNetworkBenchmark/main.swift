@@ -8,7 +8,7 @@
 // All rows come from one run, so their ratios compare like with like; absolute figures
 // swing 2-3x between runs on a shared machine. One file per group of rows: RequestRows (1 to 3t,
 // 2s, 2d, 2t), ConcurrencyRows (4 to 4m), RegistrationRows (5 to 5m, 7 to 9), MemoryRows (6, 11),
-// ArchiveRows (10 to 10b), then Targets.
+// ArchiveRows (10 to 10b), then Targets, with Regressions against this machine's Baselines.
 
 import Foundation
 
@@ -24,6 +24,8 @@ if arguments.count == 2, arguments[1] == "registering" {
     await registrationFormRows()
     print("targets:")
     registrationTargets()
+    regressions(requests: nil, rows: Set(RegistrationForm.allCases.map(\.rawValue)))
+    figuresForBaseline(requests: nil)
     exit(0)
 }
 
@@ -42,7 +44,7 @@ do {
     try await patternsAndRemovalRows(setup.many)
     try await archiveRows()
     try await releasedRegistryRow(requests: requests)
-    ratiosAndTargets()
+    ratiosAndTargets(requests: requests)
 } catch {
     print("benchmark failed: \(error)")
     exit(1)
