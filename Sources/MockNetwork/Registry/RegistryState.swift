@@ -232,6 +232,8 @@ extension MockRegistry {
         func bestRoute(for request: URLRequest, url: URL, body: Data, inline: Bool = false) -> Found {
             var best: Route?
             var needsUserCode = false
+            // The body as GraphQL and part rules read it, parsed once for every route that asks.
+            let reading = BodyReading(request, body: body)
             func consider(_ id: Int, checkURL: Bool) {
                 guard !needsUserCode, let route = routes[id] else { return }
                 if let current = best, route.order < current.order { return }
@@ -241,8 +243,8 @@ extension MockRegistry {
                 }
                 let mismatches =
                     checkURL
-                    ? route.match.mismatches(request, url: url, body: body)
-                    : route.match.ruleMismatches(request, body: body)
+                    ? route.match.mismatches(request, url: url, body: body, reading: reading)
+                    : route.match.ruleMismatches(request, body: body, reading: reading)
                 if mismatches.isEmpty { best = route }
             }
             let absolute = url.absoluteString
@@ -273,7 +275,7 @@ extension MockRegistry {
                         needsUserCode = true
                         return
                     }
-                    if route.match.rulesMatch(request, body: body) { best = route }
+                    if route.match.rulesMatch(request, body: body, reading: reading) { best = route }
                 }
                 for id in templatesByHost[subject.host]?.candidates(subject.path) ?? [] { considerTemplate(id) }
                 for id in wildcardHostTemplates { considerTemplate(id) }
@@ -293,7 +295,7 @@ extension MockRegistry {
                         needsUserCode = true
                         return
                     }
-                    if route.match.rulesMatch(request, body: body) { best = route }
+                    if route.match.rulesMatch(request, body: body, reading: reading) { best = route }
                 }
                 for id in patternsByHost[subject.hostText] ?? [] { considerPattern(id) }
                 for id in wildcardHostPatterns { considerPattern(id) }
