@@ -155,7 +155,7 @@ extension RequestMatch {
         let parts: [MultipartPart]
         switch reading {
         case .success(let read): parts = read
-        case .failure: return ["part \(rule.name) missing (the body has no multipart parts)"]
+        case .failure: return ["part \(rule.name) missing: the body is not multipart"]
         }
         let named = parts.filter { $0.name == rule.name }
         guard !named.isEmpty else { return ["part \(rule.name) missing"] }
