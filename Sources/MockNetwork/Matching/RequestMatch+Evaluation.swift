@@ -171,7 +171,7 @@ extension RequestMatch {
             }
         }
         if graphQL != nil || !parts.isEmpty,
-            !bodyRuleMismatches(reading ?? BodyReading(request, body: requestBody)).isEmpty
+            !bodyRulesHold(reading ?? BodyReading(request, body: requestBody))
         {
             return false
         }

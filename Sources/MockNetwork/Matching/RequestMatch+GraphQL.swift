@@ -126,6 +126,20 @@ extension RequestMatch {
         return out
     }
 
+    /// Whether the body passes the GraphQL and part rules, building no failure text (a lookup asks
+    /// this of every GraphQL route, most of them of another operation).
+    func bodyRulesHold(_ reading: BodyReading) -> Bool {
+        if let rule = graphQL {
+            guard let operation = reading.operation else { return false }
+            if let name = rule.name, operation.name != name { return false }
+            if let type = rule.type, operation.type != type { return false }
+            let expected = rule.variables ?? [:]
+            if rule.allVariables, operation.variables.count != expected.count { return false }
+            for (key, value) in expected where operation.variables[key] != value { return false }
+        }
+        return parts.isEmpty || bodyRuleMismatches(reading).isEmpty
+    }
+
     /// What an operation has that `rule` does not ask for: `variables.id 8 ≠ 7`.
     static func differences(_ operation: GraphQLOperation, _ rule: GraphQLRule) -> [String] {
         var out: [String] = []

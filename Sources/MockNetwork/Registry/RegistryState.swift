@@ -241,11 +241,13 @@ extension MockRegistry {
                     needsUserCode = true
                     return
                 }
-                let mismatches =
+                // The URL fits (it is the key the route was found under): the rules decide, with no
+                // failure text built (an endpoint may have a thousand GraphQL routes).
+                let matches =
                     checkURL
-                    ? route.match.mismatches(request, url: url, body: body, reading: reading)
-                    : route.match.ruleMismatches(request, body: body, reading: reading)
-                if mismatches.isEmpty { best = route }
+                    ? route.match.mismatches(request, url: url, body: body, reading: reading).isEmpty
+                    : route.match.rulesMatch(request, body: body, reading: reading)
+                if matches { best = route }
             }
             let absolute = url.absoluteString
             for (query, index) in byURL {

@@ -93,6 +93,19 @@ import Testing
         #expect(try await answer(getUser(7)) == "either")
     }
 
+    @Test func aThousandOperationsEachAnswerTheirOwn() async throws {
+        for index in 0..<1_000 {
+            let match = RequestMatch.graphQL("Op\(index)")
+            mocks.register(
+                index.isMultiple(of: 2) ? match.at(GraphQLRequests.endpoint) : match, answer: try .text("\(index)"))
+        }
+        for index in [0, 1, 500, 998, 999] {
+            let request = GraphQLRequests.post(#"{"query":"query Op\#(index) { a }"}"#)
+            #expect(try await answer(request) == "\(index)")
+        }
+        #expect(mocks.failures.isEmpty)
+    }
+
     @Test func theMatchReadsAsItIsWritten() {
         #expect(RequestMatch.graphQL("GetUser", type: .query).description == "GraphQL query GetUser")
         #expect(
