@@ -80,4 +80,16 @@ import Testing
                 Nearest: POST https://api.example.com/graphql (query GetUser {"id":7}) (variables.id 7 ≠ 9)
                 """)
     }
+
+    @Test func handlersNeverCalledAndExpectedCallsNameTheOperation() async throws {
+        mocks.requiresEveryHandlerCalled = true
+        mocks.register(.graphQL("GetUser"), expectedCalls: 2, answer: try .status(200))
+        mocks.register(.graphQL(type: .mutation), answer: try .status(200))
+        _ = try await mocks.session.data(for: getUser(7))
+
+        let messages = mocks.settledFailures().map { $0.message.components(separatedBy: ",")[0] }
+        #expect(messages.count == 2)
+        #expect(messages.contains { $0.contains("GraphQL mutation (any name)") })
+        #expect(messages.contains("MockNetwork: expected 2 calls to GraphQL operation GetUser"))
+    }
 }
