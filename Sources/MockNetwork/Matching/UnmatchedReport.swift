@@ -147,6 +147,7 @@ extension MockRegistry.Core {
                 out.append(route)
             }
         }
+        out += state.graphQLFitting(request)
         let subject = PatternSubject(request.url)
         for id in state.patterns {
             guard let route = state.routes[id], let pattern = route.pattern,

@@ -120,6 +120,11 @@ extension MockRegistry {
         var templateBySignature: [String: Int] = [:]
         /// The highest specificity any template registered had.
         var topTemplateSpecificity = Int.min
+        /// GraphQL routes by the operation name they match, and those for any name (see
+        /// `RegistryState+GraphQL.swift`); by signature, to replace one registered again.
+        var graphQLByName: [String: [Int]] = [:]
+        var graphQLAnyName: [Int] = []
+        var graphQLBySignature: [String: Int] = [:]
         var nextID = 0
         var log: RequestLog
         var failures: [MockFailure] = []
@@ -148,6 +153,7 @@ extension MockRegistry {
         }
 
         mutating func insert(_ route: Route) {
+            if route.match.graphQL != nil { return insertGraphQL(route) }
             switch route.match.target {
             case .url(let url, let query):
                 let exactKey = route.urlKey ?? URLKeys.key(url, .exact)
@@ -207,6 +213,7 @@ extension MockRegistry {
 
         /// Removes the URL routes registered for exactly `url`, whatever their other rules.
         mutating func remove(url: String) {
+            removeGraphQL(at: url)
             let exactKey = URLKeys.key(url, .exact)
             let ids = (byURL[.exact]?[exactKey]?.ids ?? []) + (byExactKey.removeValue(forKey: exactKey) ?? [])
             for id in ids {
@@ -250,6 +257,13 @@ extension MockRegistry {
                 if matches { best = route }
             }
             let absolute = url.absoluteString
+            // GraphQL routes, found by the operation's name: the body is read only when there are some.
+            if !graphQLByName.isEmpty || !graphQLAnyName.isEmpty, let operation = reading.operation {
+                for id in graphQLCandidates(operation) {
+                    guard !needsUserCode, let route = routes[id], graphQLEndpointFits(route, absolute) else { continue }
+                    consider(id, checkURL: false)
+                }
+            }
             for (query, index) in byURL {
                 switch index[URLKeys.key(absolute, query)] {
                 case .one(let id): consider(id, checkURL: false)

@@ -106,6 +106,17 @@ import Testing
         #expect(mocks.failures.isEmpty)
     }
 
+    @Test func registeringAgainReplacesAndRemovingTheEndpointRemovesItsOperations() async throws {
+        mocks.register(.graphQL("GetUser"), answer: try .text("first"))
+        mocks.register(.graphQL("GetUser"), answer: try .text("anywhere"))
+        mocks.register(.graphQL("GetUser").at(GraphQLRequests.endpoint), answer: try .text("at the endpoint"))
+        #expect(try await answer(getUser(7)) == "at the endpoint")
+
+        mocks.remove(GraphQLRequests.endpoint.absoluteString)
+        #expect(try await answer(getUser(7)) == "anywhere")
+        #expect(mocks.failures.isEmpty)
+    }
+
     @Test func theMatchReadsAsItIsWritten() {
         #expect(RequestMatch.graphQL("GetUser", type: .query).description == "GraphQL query GetUser")
         #expect(
