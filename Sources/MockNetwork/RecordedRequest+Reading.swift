@@ -54,4 +54,23 @@ extension RecordedRequest {
             return URLQueryItem(name: decode(name), value: pair.count > 1 ? decode(pair[1]) : "")
         }
     }
+
+    /// The GraphQL operation the request carried (see ``GraphQLOperation``); `nil` for a request that
+    /// is no GraphQL request, or carries a batch (``graphQLOperations`` reads those).
+    public var graphQLOperation: GraphQLOperation? { GraphQLOperation(request, body: body) }
+
+    /// The GraphQL operations the request carried: one, or a batch's in order.
+    ///
+    /// - Throws: what ``GraphQLOperation/operations(in:body:)`` throws for a request that carries none.
+    public var graphQLOperations: [GraphQLOperation] {
+        get throws { try GraphQLOperation.operations(in: request, body: body) }
+    }
+
+    /// The parts of a `multipart/form-data` or `multipart/mixed` body: each one's name, filename,
+    /// content type, headers and bytes.
+    ///
+    /// - Throws: ``MultipartFormatError`` for a body of another type, or a malformed one, saying why.
+    public var multipartParts: [MultipartPart] {
+        get throws { try MultipartPart.parts(of: request, body: body) }
+    }
 }

@@ -60,6 +60,10 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
     var predicates: [Predicate] = []
     /// Query items that must be present with these values; others may be there too.
     var queryItems: [(name: String, value: String)] = []
+    /// The GraphQL operation the body must carry (see `graphQL(_:type:variables:allVariables:)`).
+    var graphQL: GraphQLRule?
+    /// Parts a multipart body must have.
+    var parts: [PartRule] = []
 
     /// Requests for `url`; `query` says how its query must match.
     ///
@@ -186,6 +190,8 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
         var parts: [String] = []
         if let method { parts.append(method) }
         switch target {
+        case .pattern("*", nil) where graphQL != nil: break
+        case .url(_, .ignored) where graphQL != nil: break  // after the operation, below
         case .url(let url, .exact): parts.append(url)
         case .url(let url, .anyOrder): parts.append(url + " (query in any order)")
         case .url(let url, .ignored): parts.append(url + " (any query)")
@@ -204,6 +210,8 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
         case .json(_, let text), .invalidJSON(let text): parts.append("with JSON body \(text)")
         case nil: break
         }
+        parts += bodyRuleWords
+        if graphQL != nil, case .url(let url, .ignored) = target { parts.append("at " + url) }
         for predicate in predicates { parts.append("when \(predicate.name)") }
         return parts.joined(separator: " ")
     }

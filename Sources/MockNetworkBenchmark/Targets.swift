@@ -37,6 +37,7 @@ import Foundation
     mark("2 handler / 1n", figure("2") / figure("1n"), 1.15)
     mark("2c async handler / 2", figure("2c") / figure("2"), 1.15)
     mark("2b trait's path / 2", figure("2b") / figure("2"), 1.10)
+    mark("3g GraphQL operation among 1,000 / 3h exact URL", figure("3g") / figure("3h"), 1.15)
     mark("4o 1 registry, 8 tasks / 4n (req/s)", figure("4o") / figure("4n"), 0.95, atMost: false)
     mark("4m 8 registries / 4n (req/s)", figure("4m") / figure("4n"), 0.95, atMost: false)
     registrationTargets()

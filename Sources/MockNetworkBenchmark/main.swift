@@ -7,8 +7,9 @@
 //
 // All rows come from one run, so their ratios compare like with like; absolute figures
 // swing 2-3x between runs on a shared machine. One file per group of rows: RequestRows (1 to 3t,
-// 2s, 2d, 2t), ConcurrencyRows (4 to 4m), RegistrationRows (5 to 5m, 7 to 9), MemoryRows (6, 11),
-// ArchiveRows (10 to 10b), then Targets, with Regressions against this machine's Baselines.
+// 2s, 2d, 2t), GraphQLRows (3g, 3h), ConcurrencyRows (4 to 4m), RegistrationRows (5 to 5m, 7 to
+// 9), MemoryRows (6, 11), ArchiveRows (10 to 10b), then Targets, with Regressions against this
+// machine's Baselines.
 
 import Foundation
 
@@ -37,6 +38,7 @@ do {
     )
     print(pad("row") + "   µs/req")
     let setup = try await requestRows(requests: requests)
+    try await graphQLRows(requests: requests, rounds: 20)
     try await concurrencyRows(requests: requests, rounds: 20, setup)
     registeringRow(setup.many)
     await registrationFormRows()

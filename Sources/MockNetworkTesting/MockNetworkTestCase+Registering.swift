@@ -159,6 +159,34 @@
                 handler)
         }
 
+        /// Answers this test's requests that `match` describes (typically `.graphQL("GetUser")`) with a
+        /// handler that also gets the request's GraphQL operation; see `MockRegistry`.
+        @_disfavoredOverload  // `{ request, _ in … }` keeps picking the (request, parameters) form
+        @discardableResult
+        public func register(
+            _ match: RequestMatch, expectedCalls: Int? = nil,
+            fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+            _ handler: @escaping @Sendable (URLRequest, GraphQLOperation) throws -> MockResponse
+        ) -> MockRoute {
+            mocks.register(
+                match, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line, column: column,
+                handler)
+        }
+
+        /// Answers this test's requests that `match` describes with an `async` handler that also gets the
+        /// request's GraphQL operation.
+        @_disfavoredOverload  // `{ request, _ in … }` keeps picking the (request, parameters) form
+        @discardableResult
+        public func register(
+            _ match: RequestMatch, expectedCalls: Int? = nil,
+            fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+            _ handler: @escaping @Sendable (URLRequest, GraphQLOperation) async throws -> MockResponse
+        ) -> MockRoute {
+            mocks.register(
+                match, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line, column: column,
+                handler)
+        }
+
         /// Answers this test's requests for `url` with `responses`, one each, in order; see `MockRegistry`.
         @discardableResult
         public func register(

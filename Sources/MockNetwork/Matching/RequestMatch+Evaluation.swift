@@ -11,6 +11,9 @@ extension RequestMatch {
     var specificity: Int {
         let base: Int
         switch target {
+        case _ where graphQL != nil:
+            // Above any match that reads no operation: a GraphQL app sends every operation to one URL.
+            base = 500_000 + (Self.isEndpoint(target) ? 10_000 : 0) + (graphQL?.specificity ?? 0)
         case .url(_, .exact): base = 400_000
         case .url(_, .anyOrder): base = 300_000
         case .url(_, .ignored): base = 200_000
@@ -20,7 +23,13 @@ extension RequestMatch {
         case .invalid, .invalidTemplate: base = 0
         }
         return base + (method == nil ? 0 : 1) + headers.count + (body == nil ? 0 : 1) + predicates.count
-            + queryItems.count
+            + queryItems.count + parts.count
+    }
+
+    /// Whether a GraphQL match's target is one endpoint (`at(_:)`), not any URL.
+    private static func isEndpoint(_ target: Target) -> Bool {
+        if case .url = target { return true }
+        return false
     }
 
     /// Whether matching calls user code (`.when`).
@@ -42,7 +51,9 @@ extension RequestMatch {
     }
 
     /// Why `request` does not match, one phrase per rule that fails; empty when it matches.
-    func mismatches(_ request: URLRequest, url: URL, body requestBody: Data) -> [String] {
+    func mismatches(
+        _ request: URLRequest, url: URL, body requestBody: Data, reading: BodyReading? = nil
+    ) -> [String] {
         var out: [String] = []
         switch target {
         case .url(let registered, let query):
@@ -76,11 +87,11 @@ extension RequestMatch {
         case .invalidTemplate(let text, _):
             out.append("the registered template \"\(text)\" is not a valid template")
         }
-        return out + ruleMismatches(request, body: requestBody)
+        return out + ruleMismatches(request, body: requestBody, reading: reading)
     }
 
     /// Why `request` fails the rules besides the URL: method, headers, body, predicates.
-    func ruleMismatches(_ request: URLRequest, body requestBody: Data) -> [String] {
+    func ruleMismatches(_ request: URLRequest, body requestBody: Data, reading: BodyReading? = nil) -> [String] {
         var out: [String] = []
         if let method, method != (request.httpMethod ?? "GET").uppercased() {
             out.append("method \(request.httpMethod ?? "GET") ≠ \(method)")
@@ -110,6 +121,9 @@ extension RequestMatch {
                     out.append("query item \(item.name) missing")
                 }
             }
+        }
+        if graphQL != nil || !parts.isEmpty {
+            out += bodyRuleMismatches(reading ?? BodyReading(request, body: requestBody))
         }
         for predicate in predicates where !predicate.test(request) {
             out.append("\(predicate.name) is false")
@@ -141,7 +155,7 @@ extension RequestMatch {
     }
 
     /// Whether `request` passes the rules besides the URL, building no failure text.
-    func rulesMatch(_ request: URLRequest, body requestBody: Data) -> Bool {
+    func rulesMatch(_ request: URLRequest, body requestBody: Data, reading: BodyReading? = nil) -> Bool {
         if let method, method != (request.httpMethod ?? "GET").uppercased() { return false }
         for header in headers where request.value(forHTTPHeaderField: header.name) != header.value { return false }
         switch body {
@@ -155,6 +169,11 @@ extension RequestMatch {
             for item in queryItems where !have.contains(where: { $0.name == item.name && $0.value == item.value }) {
                 return false
             }
+        }
+        if graphQL != nil || !parts.isEmpty,
+            !bodyRulesHold(reading ?? BodyReading(request, body: requestBody))
+        {
+            return false
         }
         return predicates.allSatisfy { $0.test(request) }
     }

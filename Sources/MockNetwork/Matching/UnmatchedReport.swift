@@ -9,9 +9,15 @@ extension MockRegistry.Core {
     /// what was asked, the nearest registered match and how it differs, and the fix.
     func unmatchedError(_ request: RecordedRequest, archive: ArchiveBinding?) -> URLError {
         let shown = MockRegistry.shortened(request.url.absoluteString)
+        // The body as GraphQL and part rules read it, once for every route the report asks.
+        let reading = BodyReading(request.request, body: request.body)
+        let operation = reading.operation
+        let carrying = operation.map { " (\(MockRegistry.shortened($0.description)))" } ?? ""
         let summary =
-            archive.map { "MockNetwork: no entry for \(request.method) \(shown) in the archive \($0.shownAs)" }
-            ?? "MockNetwork: no handler for \(request.method) \(shown)"
+            archive.map {
+                "MockNetwork: no entry for \(request.method) \(shown)\(carrying) in the archive \($0.shownAs)"
+            }
+            ?? "MockNetwork: no handler for \(request.method) \(shown)\(carrying)"
         let (registered, count, fitting) = state.withLock { state in
             // The first ten registered, for the list; the routes whose URL fits, from the index.
             var first: [Route] = []
@@ -19,7 +25,9 @@ extension MockRegistry.Core {
                 first.insert(route, at: first.firstIndex { $0.id > route.id } ?? first.count)
                 if first.count > 10 { first.removeLast() }
             }
-            return (first, state.routes.count, Self.urlFitting(request, in: state))
+            // A GraphQL match fits any URL; it is near only a request that carries an operation.
+            let fitting = Self.urlFitting(request, in: state).filter { $0.match.graphQL == nil || operation != nil }
+            return (first, state.routes.count, fitting)
         }
         var lines = [summary + "."]
         if let hosts = unmatched.passedHosts, !hosts.isEmpty {
@@ -33,6 +41,8 @@ extension MockRegistry.Core {
         var failedRules: [String] = []
         // The nearest URL differs from the request's only in its query: the fix may be a query rule.
         var onlyQueryDiffers: String?
+        // The nearest handler is a GraphQL one: the fix is about the operation.
+        var nearOperation = false
         if count == 0 {
             lines.append("Nothing is registered.")
         } else {
@@ -40,10 +50,13 @@ extension MockRegistry.Core {
             // the URL. Only the nearest one's differences are worked out.
             let nearest: Route?
             if !fitting.isEmpty {
-                nearest = fitting.min { a, b in
-                    a.match.ruleMismatches(request.request, body: request.body).count
-                        < b.match.ruleMismatches(request.request, body: request.body).count
+                // Fewest failing rules; a GraphQL match of another operation name is far.
+                func distance(_ route: Route) -> Int {
+                    let why = route.match.ruleMismatches(request.request, body: request.body, reading: reading)
+                    let otherName = route.match.graphQL?.name.map { $0 != operation?.name } ?? false
+                    return why.count + (otherName ? 100 : 0)
                 }
+                nearest = fitting.min { distance($0) < distance($1) }
             } else {
                 let requestedText = Array(request.url.absoluteString.utf8)
                 nearest = state.withLock { state in
@@ -62,8 +75,10 @@ extension MockRegistry.Core {
             }
             if let route = nearest {
                 near = route.location
-                let why = route.match.mismatches(request.request, url: request.url, body: request.body)
+                let why = route.match.mismatches(
+                    request.request, url: request.url, body: request.body, reading: reading)
                 if !fitting.isEmpty { failedRules = why }
+                nearOperation = route.match.graphQL != nil
                 if fitting.isEmpty, !why.isEmpty, why.allSatisfy({ $0.hasPrefix("query") }),
                     case .url(let registered, _) = route.match.target
                 {
@@ -78,6 +93,16 @@ extension MockRegistry.Core {
         }
         if let archive {
             lines.append("Fix: \(archive.fix) (or correct the URL the client builds).")
+        } else if !failedRules.isEmpty, nearOperation, let near {
+            lines.append(
+                "Fix: the request's operation does not fit the GraphQL handler registered at \(near) "
+                    + "(\(failedRules.joined(separator: "; "))). Make the client send what that match expects, or "
+                    + "loosen the match there.")
+        } else if let operation, failedRules.isEmpty {
+            let name = operation.name.map { "\"\($0)\"" } ?? "type: .\(operation.type?.rawValue ?? "query")"
+            lines.append(
+                "Fix: register a handler for this operation, e.g. register(.graphQL(\(name))) { request, operation in "
+                    + "try .graphQL(data: \"{}\", for: request) }.")
         } else if !failedRules.isEmpty, let near {
             lines.append(
                 "Fix: the URL fits the handler registered at \(near), but not its rules (\(failedRules.joined(separator: "; "))). "
@@ -122,6 +147,7 @@ extension MockRegistry.Core {
                 out.append(route)
             }
         }
+        out += state.graphQLFitting(request)
         let subject = PatternSubject(request.url)
         for id in state.patterns {
             guard let route = state.routes[id], let pattern = route.pattern,

@@ -91,7 +91,8 @@ extension MockRegistry {
         }
         guard !count.allows(matching.count) else { return nil }
         func shown(_ request: RecordedRequest) -> String {
-            MockRegistry.shortened("\(request.method) \(request.url.absoluteString)")
+            let operation = GraphQLOperation(request.request, body: request.body).map { " (\($0))" } ?? ""
+            return MockRegistry.shortened("\(request.method) \(request.url.absoluteString)\(operation)")
         }
         var lines = [
             "MockNetwork: expected \(count) matching \(MockRegistry.shortened(match.description)), got "

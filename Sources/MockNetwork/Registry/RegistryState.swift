@@ -120,6 +120,11 @@ extension MockRegistry {
         var templateBySignature: [String: Int] = [:]
         /// The highest specificity any template registered had.
         var topTemplateSpecificity = Int.min
+        /// GraphQL routes by the operation name they match, and those for any name (see
+        /// `RegistryState+GraphQL.swift`); by signature, to replace one registered again.
+        var graphQLByName: [String: [Int]] = [:]
+        var graphQLAnyName: [Int] = []
+        var graphQLBySignature: [String: Int] = [:]
         var nextID = 0
         var log: RequestLog
         var failures: [MockFailure] = []
@@ -148,6 +153,7 @@ extension MockRegistry {
         }
 
         mutating func insert(_ route: Route) {
+            if route.match.graphQL != nil { return insertGraphQL(route) }
             switch route.match.target {
             case .url(let url, let query):
                 let exactKey = route.urlKey ?? URLKeys.key(url, .exact)
@@ -207,6 +213,7 @@ extension MockRegistry {
 
         /// Removes the URL routes registered for exactly `url`, whatever their other rules.
         mutating func remove(url: String) {
+            removeGraphQL(at: url)
             let exactKey = URLKeys.key(url, .exact)
             let ids = (byURL[.exact]?[exactKey]?.ids ?? []) + (byExactKey.removeValue(forKey: exactKey) ?? [])
             for id in ids {
@@ -232,6 +239,8 @@ extension MockRegistry {
         func bestRoute(for request: URLRequest, url: URL, body: Data, inline: Bool = false) -> Found {
             var best: Route?
             var needsUserCode = false
+            // The body as GraphQL and part rules read it, parsed once for every route that asks.
+            let reading = BodyReading(request, body: body)
             func consider(_ id: Int, checkURL: Bool) {
                 guard !needsUserCode, let route = routes[id] else { return }
                 if let current = best, route.order < current.order { return }
@@ -239,13 +248,22 @@ extension MockRegistry {
                     needsUserCode = true
                     return
                 }
-                let mismatches =
+                // The URL fits (it is the key the route was found under): the rules decide, with no
+                // failure text built (an endpoint may have a thousand GraphQL routes).
+                let matches =
                     checkURL
-                    ? route.match.mismatches(request, url: url, body: body)
-                    : route.match.ruleMismatches(request, body: body)
-                if mismatches.isEmpty { best = route }
+                    ? route.match.mismatches(request, url: url, body: body, reading: reading).isEmpty
+                    : route.match.rulesMatch(request, body: body, reading: reading)
+                if matches { best = route }
             }
             let absolute = url.absoluteString
+            // GraphQL routes, found by the operation's name: the body is read only when there are some.
+            if !graphQLByName.isEmpty || !graphQLAnyName.isEmpty, let operation = reading.operation {
+                for id in graphQLCandidates(operation) {
+                    guard !needsUserCode, let route = routes[id], graphQLEndpointFits(route, absolute) else { continue }
+                    consider(id, checkURL: false)
+                }
+            }
             for (query, index) in byURL {
                 switch index[URLKeys.key(absolute, query)] {
                 case .one(let id): consider(id, checkURL: false)
@@ -273,7 +291,7 @@ extension MockRegistry {
                         needsUserCode = true
                         return
                     }
-                    if route.match.rulesMatch(request, body: body) { best = route }
+                    if route.match.rulesMatch(request, body: body, reading: reading) { best = route }
                 }
                 for id in templatesByHost[subject.host]?.candidates(subject.path) ?? [] { considerTemplate(id) }
                 for id in wildcardHostTemplates { considerTemplate(id) }
@@ -293,7 +311,7 @@ extension MockRegistry {
                         needsUserCode = true
                         return
                     }
-                    if route.match.rulesMatch(request, body: body) { best = route }
+                    if route.match.rulesMatch(request, body: body, reading: reading) { best = route }
                 }
                 for id in patternsByHost[subject.hostText] ?? [] { considerPattern(id) }
                 for id in wildcardHostPatterns { considerPattern(id) }

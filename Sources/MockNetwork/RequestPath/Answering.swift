@@ -97,6 +97,12 @@ extension MockRegistry.Core {
             case .none:
                 if inline { return .userCode }
                 number = state.logRequest(recorded)
+                // A GraphQL batch: each operation by its own handler (`GraphQLBatches.swift`).
+                if !unmatched.passes(recorded.url), state.archive?.isRecording != true,
+                    let batch = batchResponder(for: recorded)
+                {
+                    return .deferred((batch, SourceLocation()))
+                }
                 return .unmatched
             case .route(let best):
                 route = best

@@ -1,0 +1,233 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Matching what is inside a body: a GraphQL operation, multipart parts.
+extension RequestMatch {
+    /// What a GraphQL match asks of a request's operation.
+    struct GraphQLRule: Sendable {
+        let name: String?
+        let type: GraphQLOperation.OperationType?
+        let variables: [String: JSONValue]?
+        let allVariables: Bool
+
+        /// How much it narrows: a name more than variables, variables more than a type.
+        var specificity: Int {
+            (name == nil ? 0 : 100) + (type == nil ? 0 : 1) + (allVariables ? 1 : 0)
+                + (variables.map { 10 + min($0.count, 9) } ?? 0)
+        }
+
+        /// `query GetUser`, `operation GetUser`, `mutation (any name)`.
+        var shownName: String { "\(type?.rawValue ?? "operation") \(name ?? "(any name)")" }
+    }
+
+    /// A part a multipart body must have.
+    struct PartRule: Sendable {
+        let name: String
+        let filename: String?
+        let contentType: String?
+    }
+
+    /// Requests that carry one GraphQL operation (a `POST`'s JSON, a `GET`'s query items, an upload's
+    /// `operations` field) with this name and type, whose variables hold `variables` (compared as
+    /// JSON; others may be there too), or are exactly `variables` with `allVariables`.
+    ///
+    /// ```swift
+    /// mocks.register(.graphQL("GetUser", variables: ["id": 7])) { request, operation in
+    ///     try .graphQL(data: #"{"user": {"id": "7", "name": "Ada"}}"#, for: request)
+    /// }
+    /// ```
+    ///
+    /// Any URL, unless narrowed with `at(_:)`. A GraphQL match outranks every match that
+    /// reads no operation (an app sends all of them to one URL); among GraphQL matches, one at an
+    /// endpoint outranks one at any URL, and a name outranks variables, which outrank a type.
+    /// A batch (a JSON array of operations) matches none.
+    ///
+    /// - Parameters:
+    ///   - name: the operation's name, if it must have this one.
+    ///   - type: query, mutation or subscription, if it must be this one.
+    ///   - variables: variables the operation must send with these values.
+    ///   - allVariables: when true, the operation's variables must be exactly `variables` (none
+    ///     when `variables` is `nil`).
+    public static func graphQL(
+        _ name: String? = nil, type: GraphQLOperation.OperationType? = nil, variables: [String: JSONValue]? = nil,
+        allVariables: Bool = false
+    ) -> RequestMatch {
+        var match = RequestMatch(target: .pattern(host: "*", path: nil))
+        match.graphQL = GraphQLRule(name: name, type: type, variables: variables, allVariables: allVariables)
+        return match
+    }
+
+    /// The same match, only for requests to `endpoint`, whatever their query (a GraphQL `GET` sends
+    /// the operation there): `.graphQL("GetUser").at("https://api.example.com/graphql")`.
+    public func at(_ endpoint: String) -> RequestMatch {
+        var copy = self
+        copy.target =
+            URLKeys.absoluteString(endpoint).map { .url(URLKeys.key($0, .ignored), .ignored) } ?? .invalid(endpoint)
+        return copy
+    }
+
+    /// The same match, only for requests to `endpoint`, whatever their query.
+    public func at(_ endpoint: URL) -> RequestMatch { at(endpoint.absoluteString) }
+
+    /// Only requests whose `multipart/form-data` (or `multipart/mixed`) body has a part named `name`,
+    /// with this filename and content type when given (the content type compared without its
+    /// parameters, case-insensitively).
+    ///
+    /// ```swift
+    /// mocks.register(.url("https://api.example.com/avatar").part("avatar", contentType: "image/png")) { _ in
+    ///     try .status(201)
+    /// }
+    /// ```
+    public func part(_ name: String, filename: String? = nil, contentType: String? = nil) -> RequestMatch {
+        var copy = self
+        copy.parts.append(PartRule(name: name, filename: filename, contentType: contentType))
+        return copy
+    }
+
+    /// The GraphQL and part rules in words, for ``description``.
+    var bodyRuleWords: [String] {
+        var out: [String] = []
+        if let graphQL {
+            var text = "GraphQL " + graphQL.shownName
+            if let variables = graphQL.variables {
+                text +=
+                    (graphQL.allVariables ? " with exactly variables " : " with variables ")
+                    + JSONValue.object(variables).description
+            } else if graphQL.allVariables {
+                text += " with no variables"
+            }
+            out.append(text)
+        }
+        for part in parts {
+            var text = "with part \(part.name)"
+            if let filename = part.filename { text += " filename \(filename)" }
+            if let contentType = part.contentType { text += " type \(contentType)" }
+            out.append(text)
+        }
+        return out
+    }
+
+    /// Why the body fails the GraphQL and part rules, one phrase each; empty when it passes.
+    func bodyRuleMismatches(_ reading: BodyReading) -> [String] {
+        var out: [String] = []
+        if let rule = graphQL {
+            if let operation = reading.operation {
+                out += Self.differences(operation, rule)
+            } else {
+                out.append("no GraphQL operation (\(reading.operationProblem ?? "not one operation"))")
+            }
+        }
+        for rule in parts {
+            out += Self.differences(reading.parts, rule)
+        }
+        return out
+    }
+
+    /// Whether the body passes the GraphQL and part rules, building no failure text (a lookup asks
+    /// this of every GraphQL route, most of them of another operation).
+    func bodyRulesHold(_ reading: BodyReading) -> Bool {
+        if let rule = graphQL {
+            guard let operation = reading.operation else { return false }
+            if let name = rule.name, operation.name != name { return false }
+            if let type = rule.type, operation.type != type { return false }
+            let expected = rule.variables ?? [:]
+            if rule.allVariables, operation.variables.count != expected.count { return false }
+            for (key, value) in expected where operation.variables[key] != value { return false }
+        }
+        return parts.isEmpty || bodyRuleMismatches(reading).isEmpty
+    }
+
+    /// What an operation has that `rule` does not ask for: `variables.id 8 ≠ 7`.
+    static func differences(_ operation: GraphQLOperation, _ rule: GraphQLRule) -> [String] {
+        var out: [String] = []
+        if let name = rule.name, operation.name != name {
+            out.append("operation name \(operation.name ?? "(none)") ≠ \(name)")
+        }
+        if let type = rule.type, operation.type != type {
+            out.append("operation type \(operation.type?.rawValue ?? "(unknown)") ≠ \(type.rawValue)")
+        }
+        let expected = rule.variables ?? [:]
+        for (key, value) in expected.sorted(by: { $0.key < $1.key }) {
+            if let have = operation.variables[key] {
+                if have != value { out.append("variables.\(key) \(have) ≠ \(value)") }
+            } else {
+                out.append("variables.\(key) missing")
+            }
+        }
+        if rule.allVariables {
+            for key in operation.variables.keys.sorted() where expected[key] == nil {
+                out.append("variables.\(key) not expected")
+            }
+        }
+        return out
+    }
+
+    private static func differences(_ reading: Result<[MultipartPart], any Error>, _ rule: PartRule) -> [String] {
+        let parts: [MultipartPart]
+        switch reading {
+        case .success(let read): parts = read
+        case .failure: return ["part \(rule.name) missing: the body is not multipart"]
+        }
+        let named = parts.filter { $0.name == rule.name }
+        guard !named.isEmpty else { return ["part \(rule.name) missing"] }
+        if named.contains(where: { Self.fits($0, rule) }) { return [] }
+        var out: [String] = []
+        if let filename = rule.filename, !named.contains(where: { $0.filename == filename }) {
+            out.append("part \(rule.name) filename \(named[0].filename ?? "(none)") ≠ \(filename)")
+        }
+        if let type = rule.contentType, !named.contains(where: { Self.typeFits($0, type) }) {
+            out.append("part \(rule.name) type \(named[0].contentType ?? "(none)") ≠ \(type)")
+        }
+        return out.isEmpty ? ["part \(rule.name) filename and type differ"] : out
+    }
+
+    private static func fits(_ part: MultipartPart, _ rule: PartRule) -> Bool {
+        rule.filename.map { part.filename == $0 } ?? true && rule.contentType.map { typeFits(part, $0) } ?? true
+    }
+
+    private static func typeFits(_ part: MultipartPart, _ type: String) -> Bool {
+        guard let have = part.contentType else { return false }
+        return HeaderValue(have).lowercased == HeaderValue(type).lowercased
+    }
+}
+
+/// A request's body as the GraphQL and part rules read it: parsed once, when a rule first asks, however
+/// many routes look. Lives for one lookup, on one thread.
+final class BodyReading {
+    let request: URLRequest
+    let body: Data
+
+    init(_ request: URLRequest, body: Data) {
+        self.request = request
+        self.body = body
+    }
+
+    private lazy var operations: Result<[GraphQLOperation], any Error> = Result {
+        try GraphQLOperation.operations(in: request, body: body)
+    }
+
+    /// The one operation the request carries; `nil` for a batch or a request that is no GraphQL one.
+    var operation: GraphQLOperation? {
+        guard case .success(let list) = operations, list.count == 1, list[0].batchIndex == nil else { return nil }
+        return list[0]
+    }
+
+    /// Why there is no ``operation``.
+    var operationProblem: String? {
+        switch operations {
+        case .failure(GraphQLFormatError.unresolvedOperation): return "its document names no one operation"
+        case .failure(GraphQLFormatError.notGraphQL): return "not a GraphQL request"
+        case .failure: return "a malformed body"
+        case .success(let list) where list.count != 1 || list[0].batchIndex != nil:
+            return "a batch of \(list.count)"
+        case .success: return nil
+        }
+    }
+
+    private(set) lazy var parts: Result<[MultipartPart], any Error> = Result {
+        try MultipartPart.parts(of: request, body: body)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Registering handlers that read the GraphQL operation a request carries.
+extension MockRegistry {
+    /// Answers requests that `match` describes (typically ``RequestMatch/graphQL(_:type:variables:allVariables:)``)
+    /// with a handler that also gets the request's GraphQL operation: its name, type, document,
+    /// variables and extensions.
+    ///
+    /// ```swift
+    /// mocks.register(.graphQL("GetUser")) { request, operation in
+    ///     let id = operation.variables["id"]?.string ?? "?"
+    ///     return try .graphQL(data: #"{"user": {"id": "\#(id)"}}"#, for: request)
+    /// }
+    /// ```
+    ///
+    /// A request that carries no one operation (no GraphQL request, or a batch) fails with the
+    /// ``GraphQLFormatError`` that says why, as a handler's error does.
+    @_disfavoredOverload  // `{ request, _ in … }` keeps picking the (request, parameters) form
+    @discardableResult
+    public func register(
+        _ match: RequestMatch, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        _ handler: @escaping @Sendable (URLRequest, GraphQLOperation) throws -> MockResponse
+    ) -> MockRoute {
+        add(
+            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            [.sync { .mock(try handler($0, try Self.operation(of: $0))) }], repeatsLast: true)
+    }
+
+    /// Answers requests that `match` describes with an `async` handler that also gets the request's
+    /// GraphQL operation; it runs in a task of its own that is cancelled when the request ends first.
+    @_disfavoredOverload  // `{ request, _ in … }` keeps picking the (request, parameters) form
+    @discardableResult
+    public func register(
+        _ match: RequestMatch, expectedCalls: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        _ handler: @escaping @Sendable (URLRequest, GraphQLOperation) async throws -> MockResponse
+    ) -> MockRoute {
+        add(
+            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            [.async { .mock(try await handler($0, try Self.operation(of: $0))) }], repeatsLast: true)
+    }
+
+    /// The one operation `request` carries, or the error that says why it carries none.
+    static func operation(of request: URLRequest) throws -> GraphQLOperation {
+        let operations = try GraphQLOperation.operations(in: request)
+        guard operations.count == 1, operations[0].batchIndex == nil else {
+            throw GraphQLFormatError.notGraphQL(
+                "\(RecordedRequest.method(of: request)) \(shortened(request.url?.absoluteString ?? "")) carries a "
+                    + "batch of \(operations.count) operations, and a handler that takes (request, operation) "
+                    + "reads one. Register a handler that takes the request alone and read "
+                    + "GraphQLOperation.operations(in: request).")
+        }
+        return operations[0]
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A GraphQL batch (a JSON array of operations) that no handler answers whole: each operation is
+/// answered by the handler that matches it alone, and the answers are joined, in order, into a JSON
+/// array, as a server that takes batches answers.
+extension MockRegistry.Core {
+    /// The responder for `recorded` when it is a batch of GraphQL operations sent as JSON; `nil` for
+    /// any other request. Reads the body; registry state is read only when it runs.
+    func batchResponder(for recorded: RecordedRequest) -> Responder? {
+        let contentType = recorded.request.value(forHTTPHeaderField: "Content-Type") ?? ""
+        guard recorded.method.uppercased() == "POST", !HeaderValue(contentType).lowercased.hasPrefix("multipart/"),
+            case .array(let elements)? = try? JSONValue(json: recorded.body), !elements.isEmpty,
+            (try? GraphQLOperation.operations(in: recorded.request, body: recorded.body)) != nil
+        else { return nil }
+        let request = recorded.request
+        return .async { [self] _ in
+            var bodies: [String] = []
+            var type: String?
+            for element in elements {
+                var single = request
+                let body = Data(element.description.utf8)
+                single.httpBody = body
+                single.setValue(nil, forHTTPHeaderField: "Content-Length")
+                let (headers, data) = try await answerAlone(single, body: body)
+                type = type ?? headers.first { $0.key.caseInsensitiveCompare("Content-Type") == .orderedSame }?.value
+                bodies.append(String(decoding: data, as: UTF8.self))
+            }
+            return .mock(
+                try MockResponse(
+                    headers: ["Content-Type": type ?? "application/json"],
+                    body: Data("[\(bodies.joined(separator: ","))]".utf8)))
+        }
+    }
+
+    /// One operation of a batch, answered by the route that matches it alone: that answer's headers
+    /// and body. A failure is recorded where it happened (no handler: the unmatched report), and the
+    /// batch fails.
+    private func answerAlone(_ request: URLRequest, body: Data) async throws -> ([String: String], Data) {
+        let recorded = RecordedRequest(request, body: body)
+        enum Pick {
+            case chosen(Responder, SourceLocation)
+            case exhausted(Int, SourceLocation)
+            case none
+        }
+        let pick: Pick = state.withLock { state in
+            guard case .route(let route) = state.bestRoute(for: request, url: recorded.url, body: body) else {
+                return .none
+            }
+            route.calls += 1
+            if route.calls <= route.responders.count {
+                return .chosen(route.responders[route.calls - 1], route.location)
+            }
+            if route.repeatsLast, let last = route.responders.last { return .chosen(last, route.location) }
+            return .exhausted(route.responders.count, route.location)
+        }
+        switch pick {
+        case .none:
+            throw unmatchedError(recorded, archive: nil)
+        case .exhausted(let count, let location):
+            let error = MockNetworkError.sequenceExhausted(
+                request: "\(recorded.method) \(recorded.url.absoluteString)", count: count)
+            record(MockFailure(message: error.description, location: location))
+            throw URLError(.resourceUnavailable, userInfo: [NSLocalizedDescriptionKey: error.description])
+        case .chosen(let responder, let location):
+            let reply: Reply
+            do {
+                switch responder {
+                case .sync(let run): reply = try run(request)
+                case .async(let run), .held(let run): reply = try await run(request)
+                }
+            } catch let error as MockNetworkError {
+                record(MockFailure(message: error.description, location: location))
+                throw URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: error.description])
+            }
+            switch reply {
+            case .http(let response, let data):
+                return (response.allHeaderFields as? [String: String] ?? [:], data)
+            case .mock(let mock):
+                if let error = mock.error { throw error }
+                return (mock.headers, mock.body)
+            }
+        }
+    }
+}
