@@ -185,7 +185,8 @@ def check_page(browser_page, page, origin, known, shots, base, heard):
     else:
         problems, notes = content_problems(page, state, url, origin, known)
         if page.closely:
-            screenshot(browser_page, state, os.path.join(shots, page.path[len(base) + 2:].replace("/", "_")))
+            name = page.path[len(f"/{base}" if base else ""):].strip("/").replace("/", "_")
+            screenshot(browser_page, state, os.path.join(shots, name))
     return heard + problems, notes
 
 
