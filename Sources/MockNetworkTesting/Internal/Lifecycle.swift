@@ -13,7 +13,7 @@ package enum Lifecycle {
     /// test made and did not await, which resumes its request there.
     ///
     /// The pool takes jobs in order. One job per pool thread is started here, and each waits (at most
-    /// 200 ms) until all of them run at once: by then every pool thread has finished what it ran
+    /// 500 ms, on a machine so busy the pool is slow to take them) until all of them run at once: by then every pool thread has finished what it ran
     /// before, so every job queued earlier than these has run its step. A test that blocks a pool
     /// thread only makes this wait its bound.
     static func letEarlierJobsRun() async {
@@ -21,7 +21,7 @@ package enum Lifecycle {
         let arrived = Rendezvous(width)
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<width {
-                group.addTask { arrived.arriveAndWait(upTo: 0.2) }
+                group.addTask { arrived.arriveAndWait(upTo: 0.5) }
             }
         }
     }

@@ -15,11 +15,11 @@ import Testing
         "MockNetwork: 1 request was still in flight when the test ended: GET \(slow). Await every request "
         + "(or cancel it) before the test returns; delayed responses keep a request open."
 
-    /// Registers a handler that takes 3 s, so the request is unanswered when the test returns, even
+    /// Registers a handler that takes 10 s, so the request is unanswered when the test returns, even
     /// on a loaded machine where the end of the test waits a while for requests not begun yet.
     static func registerSlow(_ mocks: MockRegistry) {
         mocks.register(slow) { _ in
-            Thread.sleep(forTimeInterval: 3)
+            Thread.sleep(forTimeInterval: 10)
             return try .status(204)
         }
     }
