@@ -13,9 +13,9 @@ package enum Lifecycle {
     /// test made and did not await, which resumes its request there.
     ///
     /// The pool takes jobs in order. One job per pool thread is started here, and each waits (at most
-    /// 500 ms, on a machine so busy the pool is slow to take them) until all of them run at once: by then every pool thread has finished what it ran
-    /// before, so every job queued earlier than these has run its step. A test that blocks a pool
-    /// thread only makes this wait its bound.
+    /// 500 ms, on a machine so busy the pool is slow to take them) until all of them run at once: by
+    /// then every pool thread has finished what it ran before, so every job queued earlier than these
+    /// has run its step. A test that blocks a pool thread only makes this wait its bound.
     static func letEarlierJobsRun() async {
         let width = ProcessInfo.processInfo.activeProcessorCount
         let arrived = Rendezvous(width)
