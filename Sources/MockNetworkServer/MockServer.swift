@@ -28,12 +28,16 @@ import MockNetwork
 /// // GET \(server.url)/user answers {"name": "Ada"}
 /// ```
 ///
+/// Under the `.mockNetwork` trait and in a `MockNetworkTestCase`, a server serving the test's
+/// registry stops when the test ends, after its failures are reported; elsewhere call ``stop()``
+/// (in `tearDown`, or with `defer`), or release the server.
+///
 /// What the handlers see: the method, the header fields but those that frame the connection
 /// (`Host`, `Connection`, `Content-Length`, `Transfer-Encoding`, `Expect` and the like), and the body.
 /// An error a handler throws (other than a ``MockNetworkError``) closes the connection without an
 /// answer, the nearest a server comes to a failed network; a ``MockNetworkError`` is answered `500`
 /// with its text. Requests the registry would pass to the network are answered `501`.
-public final class MockServer: Sendable {
+public final class MockServer: Sendable, StopsWithTest {
     /// The registry whose handlers answer.
     public let registry: MockRegistry
     /// The origins the server answers as (`https://api.example.com`), in the order given.
@@ -79,6 +83,7 @@ public final class MockServer: Sendable {
         self.origins = served.map(\.url)
         url = server.baseURL
         port = server.port
+        registry.stopWithTest(self)
     }
 
     deinit { server.stop() }
