@@ -153,6 +153,32 @@ final class MockServerTests: XCTestCase {
         XCTAssertEqual(mocks.requests.first?.url, server.url("/own"))
     }
 
+    func testARawClientSeesHEADRedirectsAndAThrownErrorAsAServerGivesThem() async throws {
+        let mocks = MockRegistry()
+        mocks.register("https://api.example.com/page") { _ in try .text("hello") }
+        mocks.register("https://api.example.com/old") { _ in try .redirect(to: "https://api.example.com/page") }
+        mocks.register("https://api.example.com/offline") { _ in throw URLError(.notConnectedToInternet) }
+        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
+        defer { server.stop() }
+        try await withWatchdog(20) {
+            try await offThread {
+                let client = try RawHTTPClient(port: server.port)
+                client.send("HEAD /page HTTP/1.1\r\nHost: api.example.com\r\n\r\n")
+                let head = try client.readResponse(method: "HEAD")
+                XCTAssertEqual(head.status, 200)
+                XCTAssertEqual(head.headers["Content-Length"], "5", "the length of the body it leaves out")
+                XCTAssertEqual(head.body, [])
+                client.send("GET /old HTTP/1.1\r\nHost: api.example.com\r\n\r\n")
+                let redirect = try client.readResponse()
+                XCTAssertEqual(redirect.status, 302, "the client follows redirects itself")
+                XCTAssertEqual(redirect.headers["Location"], "https://api.example.com/page")
+                client.send("GET /offline HTTP/1.1\r\nHost: api.example.com\r\n\r\n")
+                XCTAssertTrue(client.waitForClose(), "a thrown URLError closes the connection without an answer")
+            }
+        }
+        XCTAssertEqual(mocks.requests.map(\.method), ["HEAD", "GET", "GET"])
+    }
+
     func testAnOriginWithAPathIsRefused() {
         XCTAssertThrowsError(try MockServer(serving: MockRegistry(), as: ["https://api.example.com/v1"])) { error in
             XCTAssertTrue("\(error)".contains("is not an origin"), "\(error)")
