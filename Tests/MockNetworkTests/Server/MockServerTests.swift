@@ -83,6 +83,35 @@ final class MockServerTests: XCTestCase {
         }
     }
 
+    func testAMatchOnMethodHeaderAndJSONBodyPicksTheHandlerAsTheSessionDoes() async throws {
+        let mocks = MockRegistry()
+        let match = RequestMatch.url("https://api.example.com/items?v=2").method("PUT").header("X-Token", "a")
+            .jsonBody(#"{"n": 1}"#)
+        mocks.register(match) { _ in try .text("matched") }
+        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
+        defer { server.stop() }
+        try await withWatchdog(20) {
+            for token in ["a", "b"] {
+                var served = URLRequest(url: server.url("/items?v=2"))
+                served.httpMethod = "PUT"
+                served.setValue(token, forHTTPHeaderField: "X-Token")
+                served.httpBody = Data(#"{"n":1}"#.utf8)
+                var inProcess = served
+                inProcess.url = URL(string: "https://api.example.com/items?v=2")
+                let (response, overHTTP) = try await fetch(served)
+                let inProcessAnswer = try? await mocks.session.data(for: inProcess)
+                if token == "a" {
+                    XCTAssertEqual(overHTTP, "matched")
+                    XCTAssertEqual(inProcessAnswer.map { String(decoding: $0.0, as: UTF8.self) }, "matched")
+                } else {
+                    XCTAssertEqual(response.statusCode, 404, "another token matches nothing")
+                    XCTAssertNil(inProcessAnswer, "nor through the session")
+                }
+            }
+        }
+        XCTAssertEqual(mocks.takeFailures().count, 2, "one unmatched request through each door")
+    }
+
     func testASequenceAnswersInOrderThenFailsWithItsReport() async throws {
         let mocks = MockRegistry()
         mocks.register("https://api.example.com/count", sequence: [try .text("one"), try .text("two", status: 202)])
