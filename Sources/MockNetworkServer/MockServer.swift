@@ -34,8 +34,8 @@ import MockNetwork
 ///
 /// What the handlers see: the method, the header fields but those that frame the connection
 /// (`Host`, `Connection`, `Content-Length`, `Transfer-Encoding`, `Expect` and the like), and the body.
-/// An error a handler throws (other than a ``MockNetworkError``) closes the connection without an
-/// answer, the nearest a server comes to a failed network; a ``MockNetworkError`` is answered `500`
+/// An error a handler throws (other than a `MockNetworkError`) closes the connection without an
+/// answer, the nearest a server comes to a failed network; a `MockNetworkError` is answered `500`
 /// with its text. Requests the registry would pass to the network are answered `501`.
 public final class MockServer: Sendable, StopsWithTest {
     /// The registry whose handlers answer.
