@@ -40,7 +40,8 @@ final class ArchitectureMapTests: XCTestCase {
 
     func testEveryFolderOfTheSourcesIsOnTheMap() throws {
         let text = try map()
-        let folders = ["Sources/MockNetwork", "Sources/MockNetworkTesting"].flatMap { module in
+        let folders = ["Sources/MockNetwork", "Sources/MockNetworkTesting", "Sources/MockNetworkServer"].flatMap {
+            module in
             paths(below: module).filter { path in
                 var isFolder: ObjCBool = false
                 let full = root.appendingPathComponent(module).appendingPathComponent(path).path
@@ -57,7 +58,8 @@ final class ArchitectureMapTests: XCTestCase {
     func testEveryFolderTheMapNamesExists() throws {
         let named = try names(in: map(), matching: "`([A-Za-z]+)/`")
         let places = [
-            "Sources/MockNetwork", "Sources/MockNetworkTesting", "Tests/MockNetworkTests", "Tests/MockNetworkTests/HAR",
+            "Sources/MockNetwork", "Sources/MockNetworkTesting", "Sources/MockNetworkServer", "Tests/MockNetworkTests",
+            "Tests/MockNetworkTests/HAR",
             ".",
         ]
         for folder in named.sorted() {

@@ -8,6 +8,12 @@ extension MockRegistry.Core {
     /// The error for a request no handler matches, after recording the failure that explains it:
     /// what was asked, the nearest registered match and how it differs, and the fix.
     func unmatchedError(_ request: RecordedRequest, archive: ArchiveBinding?) -> URLError {
+        unmatchedFailure(request, archive: archive).error
+    }
+
+    /// The error for a request no handler matches and the report recorded for it (what a served
+    /// request's answer carries as its body).
+    func unmatchedFailure(_ request: RecordedRequest, archive: ArchiveBinding?) -> (error: URLError, report: String) {
         let shown = MockRegistry.shortened(request.url.absoluteString)
         // The body as GraphQL and part rules read it, once for every route the report asks.
         let reading = BodyReading(request.request, body: request.body)
@@ -119,14 +125,16 @@ extension MockRegistry.Core {
                 "Fix: register a handler for this URL, e.g. register(\"\(shown)\") { _ in try .status(200) }, "
                     + "or correct the URL the client builds.")
         }
-        record(MockFailure(message: lines.joined(separator: "\n"), location: near))
-        return URLError(
+        let report = lines.joined(separator: "\n")
+        record(MockFailure(message: report, location: near))
+        let error = URLError(
             .resourceUnavailable,
             userInfo: [
                 NSLocalizedDescriptionKey: summary
                     + " (nothing registered matches; see the test's failure for the nearest match).",
                 NSURLErrorFailingURLErrorKey: request.url,
             ])
+        return (error, report)
     }
 
     /// The routes whose URL (or host and path pattern) fits the request, so that only their other

@@ -19,6 +19,8 @@ extension MockRegistry {
         let requiresEveryHandlerCalled = Locked(false)
         /// Whether a failing test's report gets the traffic (`attachesTrafficOnFailure`).
         let attachesTraffic = Locked(TrafficReport.onByEnvironment)
+        /// What stops when the test that owns the registry ends (``MockRegistry/stopWithTest(_:)``).
+        let stopsWithTest = Locked<[WeakStopping]>([])
 
         init(protocolClass: URLProtocol.Type, unmatched: Unmatched, requestLogLimit: Int) {
             self.protocolClass = protocolClass

@@ -43,6 +43,8 @@ extension MockRegistry {
         /// delegate (or, on Apple platforms, Foundation) whether to follow it; the answer itself is the
         /// redirect response, delivered as it is when the redirect is not followed.
         var next: Chain?
+        /// For a request no handler matched: the report recorded for it, which a served answer sends.
+        var unmatchedReport: String?
     }
 
     /// A request on its way through the handlers: where it stands in a chain of redirects.

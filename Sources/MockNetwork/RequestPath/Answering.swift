@@ -138,7 +138,8 @@ extension MockRegistry.Core {
             if unmatched.passes(recorded.url) || archive?.isRecording == true {
                 return (Answer(result: .failure(URLError(.unknown)), passToNetwork: true, logNumber: number), false)
             }
-            step = (Answer(result: .failure(unmatchedError(recorded, archive: archive))), false)
+            let (error, report) = unmatchedFailure(recorded, archive: archive)
+            step = (Answer(result: .failure(error), unmatchedReport: report), false)
         }
         return settled(number, step)
     }

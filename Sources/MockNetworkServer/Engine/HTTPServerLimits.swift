@@ -2,27 +2,27 @@ import Foundation
 
 /// How much a server takes from its clients before it refuses: what bounds its memory and its
 /// connections whatever they send.
-package struct HTTPServerLimits: Sendable, Equatable {
+public struct HTTPServerLimits: Sendable, Equatable {
     /// The most bytes of a request's head (request line and fields); more is answered with 431
     /// (414 when the request line alone is longer).
-    package var maxHeaderBytes: Int
+    public var maxHeaderBytes: Int
     /// The most bytes of a request's body; a longer one is answered with 413.
-    package var maxBodyBytes: Int
+    public var maxBodyBytes: Int
     /// The most connections open at once; one more is answered with 503 and closed.
-    package var maxConnections: Int
+    public var maxConnections: Int
     /// Seconds a connection may wait on its client (for a request, or for the client to read the
     /// answer) without progress before it is closed; a request begun and not finished by then is
     /// answered with 408.
-    package var idleTimeout: TimeInterval
+    public var idleTimeout: TimeInterval
     /// Seconds a closing connection keeps reading, and dropping, what its client still sends, so the
     /// last answer reaches it before the close (a close with unread bytes would reset the connection).
-    package var lingerTimeout: TimeInterval
+    public var lingerTimeout: TimeInterval
     /// The most requests read ahead of the one being answered on a connection (pipelining); past
     /// that the server reads nothing more until answers go out.
-    package var maxPipelinedRequests: Int
+    public var maxPipelinedRequests: Int
 
     /// The given limits; the defaults suit a test server on loopback.
-    package init(
+    public init(
         maxHeaderBytes: Int = 64 * 1024, maxBodyBytes: Int = 64 * 1024 * 1024, maxConnections: Int = 256,
         idleTimeout: TimeInterval = 30, lingerTimeout: TimeInterval = 2, maxPipelinedRequests: Int = 16
     ) {

@@ -36,8 +36,10 @@ package enum Lifecycle {
         cancelAndReset(registry)
     }
 
-    /// Cancels what is still in flight on the registry's session and empties the registry.
+    /// Cancels what is still in flight on the registry's session, stops what stops with the test (a
+    /// server serving the registry) and empties the registry.
     static func cancelAndReset(_ registry: MockRegistry) {
+        registry.stopWhatStopsWithTest()
         registry.session.getAllTasks { tasks in
             for task in tasks { task.cancel() }
         }

@@ -1,0 +1,209 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What a served request's answer is made of, in the order it happens: a head, the body's pieces
+/// (at their times), then the end; or, instead, a request no handler matched, or a failure.
+package enum ServedEvent: Sendable {
+    /// The status and header fields; `length` is the body's, when it is known before it is sent.
+    /// The fields leave framing to the server: no `Content-Length`, `Transfer-Encoding` or `Connection`.
+    case head(status: Int, headers: [(name: String, value: String)], length: Int?)
+    /// The next piece of the body.
+    case piece(Data)
+    /// The body is complete.
+    case end
+    /// No handler matched the request: the report recorded for the test, instead of any head.
+    case unmatched(report: String)
+    /// The request would go to the network (an unmatched request the registry passes on, or one an
+    /// archive records), which a served request does not: why, instead of any head.
+    case notServed(reason: String)
+    /// The answer is an error (a handler threw, a sequence ran out, a body fails part-way): before
+    /// the head, instead of it; after it, the body is cut short.
+    case failed(any Error)
+}
+
+extension MockRegistry {
+    /// Answers `request` (its body in `body`) as a request on this registry's session would be, for
+    /// another door (the HTTP server): logged, looked up, its handler run where handlers run, its
+    /// delay waited, its body given over time as its pacing says. A redirect is answered as it is, for
+    /// the client to follow. `emit` gets the answer's events in order, from any thread; cancel the
+    /// returned exchange when its client leaves, which cancels an `async` handler still running.
+    package func answerServed(
+        _ request: URLRequest, body: Data, emit: @escaping @Sendable (ServedEvent) -> Void
+    ) -> ServedExchange {
+        let exchange = ServedExchange(core: core, emit: emit)
+        exchange.start(MockRegistry.Chain(request, body: body))
+        return exchange
+    }
+}
+
+/// One served request on its way through the handlers to its client.
+package final class ServedExchange: Sendable {
+    private struct State {
+        var cancelled = false
+        var handlerTask: Task<Void, Never>?
+        var timer: DispatchWorkItem?
+    }
+
+    private let core: MockRegistry.Core
+    private let emit: @Sendable (ServedEvent) -> Void
+    private let state = Locked(State())
+
+    fileprivate init(core: MockRegistry.Core, emit: @escaping @Sendable (ServedEvent) -> Void) {
+        self.core = core
+        self.emit = emit
+    }
+
+    /// Stops working on the request: an `async` handler's task is cancelled, nothing more is emitted.
+    package func cancel() {
+        let (task, timer) = state.withLock { state in
+            state.cancelled = true
+            defer { (state.handlerTask, state.timer) = (nil, nil) }
+            return (state.handlerTask, state.timer)
+        }
+        task?.cancel()
+        timer?.cancel()
+    }
+
+    private var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    fileprivate func start(_ chain: MockRegistry.Chain) {
+        var chain = chain
+        // As inside `startLoading`: an answer that runs no user code right here.
+        if let answer = core.answer(&chain, inline: true) {
+            proceed(answer)
+        } else if chain.picked?.responder.isAsync == true {
+            startAsync(chain)
+        } else {
+            core.runUserCode { [self, chain] in
+                var chain = chain
+                if let answer = core.answer(&chain) { proceed(answer) } else { startAsync(chain) }
+            }
+        }
+    }
+
+    /// Runs the async responder `chain.picked` holds (a handler's, or `hold`'s), then answers.
+    private func startAsync(_ chain: MockRegistry.Chain) {
+        guard let picked = chain.picked else { return }
+        let responder: @Sendable (URLRequest) async throws -> MockRegistry.Reply
+        switch picked.responder {
+        case .async(let body), .held(let body): responder = body
+        case .sync: return
+        }
+        let request = picked.recorded.request
+        core.runAsyncUserCode(
+            { [self] in
+                let result: Result<MockRegistry.Reply, any Error>
+                do {
+                    result = .success(try await responder(request))
+                } catch {
+                    result = .failure(error)
+                }
+                guard !isCancelled else { return }
+                var chain = chain
+                chain.picked?.awaited = result
+                if let answer = core.answer(&chain) { proceed(answer) }
+            },
+            started: { [self] task in
+                let kept = state.withLock { state -> Bool in
+                    guard !state.cancelled else { return false }
+                    state.handlerTask = task
+                    return true
+                }
+                if !kept { task.cancel() }
+            })
+    }
+
+    private func proceed(_ answer: MockRegistry.Answer) {
+        guard answer.delay > 0 else {
+            deliver(answer)
+            return
+        }
+        after(.now() + answer.delay) { [self] in deliver(answer) }
+    }
+
+    /// Runs `work` at `due`, unless the exchange is cancelled first.
+    private func after(_ due: DispatchTime, _ work: @escaping @Sendable () -> Void) {
+        let item = DispatchWorkItem(block: work)
+        let armed = state.withLock { state -> Bool in
+            guard !state.cancelled else { return false }
+            state.timer = item
+            return true
+        }
+        if armed { DispatchQueue.global().asyncAfter(deadline: due, execute: item) }
+    }
+
+    private func deliver(_ answer: MockRegistry.Answer) {
+        guard !isCancelled else { return }
+        if let report = answer.unmatchedReport {
+            emit(.unmatched(report: report))
+            return
+        }
+        if answer.passToNetwork {
+            emit(.notServed(reason: Self.noNetwork))
+            return
+        }
+        switch answer.result {
+        case .failure(let error):
+            emit(.failed(error))
+        case .success(let (response, data)):
+            let streams = answer.pacing != nil && !data.isEmpty
+            let sendsLength = answer.pacing?.sendsLength ?? true
+            // A `HEAD` answer has no body, but the length of the one it leaves out.
+            let length =
+                answer.request?.httpMethod == "HEAD"
+                ? Int(response.value(forHTTPHeaderField: "Content-Length") ?? "") ?? 0 : data.count
+            emit(
+                .head(
+                    status: response.statusCode, headers: Self.fields(of: response), length: sendsLength ? length : nil)
+            )
+            if let pacing = answer.pacing, streams {
+                let stream = BodyStream(data, pacing, idleLimit: .infinity, resourceLimit: nil, everyPiece: true)
+                sendDue(stream)
+            } else {
+                if !data.isEmpty { emit(.piece(data)) }
+                emit(.end)
+            }
+        }
+    }
+
+    /// Emits the pieces that are due, then the end, the fault, or a wait for the next piece.
+    private func sendDue(_ stream: BodyStream) {
+        var stream = stream
+        while !isCancelled {
+            switch stream.step(now: .now()) {
+            case .piece(let data):
+                if !data.isEmpty { emit(.piece(data)) }
+            case .finish:
+                emit(.end)
+                return
+            case .fail(let error):
+                emit(.failed(error))
+                return
+            case .wait(let due):
+                after(due) { [self, stream] in sendDue(stream) }
+                return
+            case .none:
+                return
+            }
+        }
+    }
+
+    /// A response's fields as a server sends them, in a stable order, framing left to the server.
+    static func fields(of response: HTTPURLResponse) -> [(name: String, value: String)] {
+        var fields: [(name: String, value: String)] = []
+        for (key, value) in response.allHeaderFields {
+            guard let name = key as? String, let value = value as? String else { continue }
+            if ["content-length", "transfer-encoding", "connection"].contains(name.lowercased()) { continue }
+            fields.append((name, value))
+        }
+        return fields.sorted { $0.name.lowercased() < $1.name.lowercased() }
+    }
+
+    static let noNetwork =
+        "MockNetwork: a served request does not go to the network (unmatched: .passToNetwork and an "
+        + "archive's recording take only requests on the registry's session)."
+}

@@ -1,0 +1,101 @@
+import Foundation
+import MockNetwork
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A registry served over HTTP/1.1 on 127.0.0.1: clients that are not the registry's `session`
+/// (a plain `URLSession`, `curl`, another HTTP client) get the answers its handlers give.
+///
+/// Every request is answered as a request on the registry's session would be: it is logged
+/// (`requests`, `requests(matching:)`, `nextRequest`), its handler runs where handlers run (sync and
+/// `async` handlers, templates, sequences, `hold`), its delay passes, and a body over time
+/// (`.streamed`, `.events`, `.throttled`) goes out in chunks at its times. A request no handler
+/// matches gets `404` with MockNetwork's report as its body, and the registry keeps the failure
+/// for the test, as it does for its session. A redirect goes to the client as it is.
+///
+/// Handlers are registered for the URLs the client believes it calls. A server started "as" one or
+/// more origins gives each request the URL of that origin with the request's path and query; a
+/// `Host` field naming one of them picks it, else the first is taken. With no origin, a request's
+/// URL is on the server's own ``url``.
+///
+/// ```swift
+/// let mocks = MockRegistry()
+/// mocks.register("https://api.example.com/user") { _ in try .json(#"{"name": "Ada"}"#) }
+/// let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
+/// defer { server.stop() }
+/// // GET \(server.url)/user answers {"name": "Ada"}
+/// ```
+///
+/// Under the `.mockNetwork` trait and in a `MockNetworkTestCase`, a server serving the test's
+/// registry stops when the test ends, after its failures are reported; elsewhere call ``stop()``
+/// (in `tearDown`, or with `defer`), or release the server.
+///
+/// What the handlers see: the method, the header fields but those that frame the connection
+/// (`Host`, `Connection`, `Content-Length`, `Transfer-Encoding`, `Expect` and the like), and the body.
+/// An error a handler throws (other than a `MockNetworkError`) closes the connection without an
+/// answer, the nearest a server comes to a failed network; a `MockNetworkError` is answered `500`
+/// with its text. Requests the registry would pass to the network are answered `501`.
+public final class MockServer: Sendable, StopsWithTest {
+    /// The registry whose handlers answer.
+    public let registry: MockRegistry
+    /// The origins the server answers as (`https://api.example.com`), in the order given.
+    public let origins: [URL]
+    /// `http://127.0.0.1:<port>`: where clients send their requests.
+    public let url: URL
+    /// The port it listens on.
+    public let port: Int
+    private let server: HTTPServer
+
+    /// An origin given to ``MockServer/init(serving:as:limits:)`` that is not a scheme and a host
+    /// (with an optional port), such as `https://api.example.com`.
+    public struct InvalidOrigin: Error, CustomStringConvertible {
+        /// The origin as given.
+        public let origin: String
+
+        /// Says what is wrong.
+        public var description: String {
+            "MockServer: \"\(origin)\" is not an origin; give a scheme and a host, such as \"https://api.example.com\"."
+        }
+    }
+
+    /// Starts serving `registry` on a free port of 127.0.0.1 (never another interface).
+    ///
+    /// - Parameters:
+    ///   - registry: the registry whose handlers answer, whose log records the requests and which
+    ///     keeps the failures for the test.
+    ///   - origins: the origins the requests' URLs are rebuilt on, such as `https://api.example.com`;
+    ///     none for the server's own ``url``.
+    ///   - limits: what the server takes from its clients (header and body size, connections, idle time).
+    /// - Throws: ``InvalidOrigin``, or the error of a socket that could not listen.
+    public init(
+        serving registry: MockRegistry, as origins: [String] = [], limits: HTTPServerLimits = HTTPServerLimits()
+    ) throws {
+        let served = try origins.map { text in
+            guard let origin = ServedOrigin(text) else { throw InvalidOrigin(origin: text) }
+            return origin
+        }
+        let responder = RegistryResponder(registry: registry, origins: served)
+        server = try HTTPServer(limits: limits, responder: responder)
+        responder.setOwnOrigin(ServedOrigin("http://127.0.0.1:\(server.port)")!)
+        self.registry = registry
+        self.origins = served.map(\.url)
+        url = server.baseURL
+        port = server.port
+        registry.stopWithTest(self)
+    }
+
+    deinit { server.stop() }
+
+    /// Stops listening (the port is closed when this returns) and closes every connection: answers
+    /// in progress are cut short and their `async` handlers cancelled. Safe to call more than once.
+    public func stop() {
+        server.stop()
+    }
+
+    /// A URL on this server: `path` (with any query) resolved against ``url``.
+    public func url(_ path: String) -> URL {
+        URL(string: path, relativeTo: url)?.absoluteURL ?? url
+    }
+}

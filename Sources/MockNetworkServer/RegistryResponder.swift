@@ -1,0 +1,121 @@
+import Foundation
+import MockNetwork
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An origin a server answers as: a scheme, a host and a port, and the `Host` values that name it.
+struct ServedOrigin: Sendable {
+    let url: URL
+    /// `scheme://host[:port]`, which a request target is appended to.
+    let prefix: String
+    /// The `Host` field values that name this origin, lowercased: the host with its port, and the
+    /// host alone when the port is the scheme's default.
+    let hostValues: Set<String>
+
+    init?(_ text: String) {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+            let host = components.host?.lowercased(), !host.isEmpty,
+            components.path.isEmpty || components.path == "/", components.query == nil,
+            components.fragment == nil, components.user == nil
+        else { return nil }
+        let defaultPort = scheme == "https" ? 443 : scheme == "http" ? 80 : nil
+        let port = components.port ?? defaultPort
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        var prefix = "\(scheme)://\(shownHost)"
+        if let port, port != defaultPort { prefix += ":\(port)" }
+        guard let url = URL(string: prefix) else { return nil }
+        self.url = url
+        self.prefix = prefix
+        var values: Set<String> = []
+        if let port { values.insert("\(shownHost):\(port)") }
+        if port == nil || port == defaultPort { values.insert(shownHost) }
+        hostValues = values
+    }
+}
+
+/// Answers a server's requests with a registry: rebuilds the `URLRequest` the handlers see, and
+/// writes what the registry answers.
+final class RegistryResponder: HTTPResponder {
+    private let registry: MockRegistry
+    private let origins: [ServedOrigin]
+    /// The server's own origin, for requests when no origin is given (known once it listens).
+    private let ownOrigin = Locked<ServedOrigin?>(nil)
+
+    init(registry: MockRegistry, origins: [ServedOrigin]) {
+        self.registry = registry
+        self.origins = origins
+    }
+
+    func setOwnOrigin(_ origin: ServedOrigin) {
+        ownOrigin.withLock { $0 = origin }
+    }
+
+    /// Header fields that belong to the connection, not to the request a handler sees.
+    static let connectionFields: Set<String> = [
+        "host", "connection", "keep-alive", "proxy-connection", "transfer-encoding", "content-length", "expect",
+        "te", "trailer", "upgrade",
+    ]
+
+    func respond(to request: HTTPServerRequest, writer: HTTPResponseWriter) {
+        guard let urlRequest = urlRequest(for: request) else {
+            writer.respond(
+                status: 400, headers: ["Content-Type": "text/plain; charset=utf-8"],
+                body: Data("MockServer: the request target \(request.target) makes no URL.\n".utf8))
+            return
+        }
+        let headSent = Locked(false)
+        let exchange = registry.answerServed(urlRequest, body: request.body) { event in
+            switch event {
+            case .head(let status, let fields, let length):
+                headSent.withLock { $0 = true }
+                writer.begin(status: status, headers: HTTPHeaders(fields.map { ($0.name, $0.value) }), length: length)
+            case .piece(let data):
+                writer.write(data)
+            case .end:
+                writer.end()
+            case .unmatched(let report):
+                writer.respond(status: 404, headers: Self.textFields, body: Data((report + "\n").utf8))
+            case .notServed(let reason):
+                writer.respond(status: 501, headers: Self.textFields, body: Data((reason + "\n").utf8))
+            case .failed(let error):
+                if !headSent.withLock({ $0 }), let error = error as? MockNetworkError {
+                    writer.respond(status: 500, headers: Self.textFields, body: Data((error.description + "\n").utf8))
+                } else {
+                    writer.abort()
+                }
+            }
+        }
+        writer.onClose { exchange.cancel() }
+    }
+
+    private static let textFields: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]
+
+    /// The request as the handlers see it: its URL on the origin it was sent to, its method, its
+    /// fields but the connection's, and its body.
+    func urlRequest(for request: HTTPServerRequest) -> URLRequest? {
+        let host = request.headers["Host"]?.lowercased()
+        guard
+            let origin = origins.first(where: { host.map($0.hostValues.contains) ?? false }) ?? origins.first
+                ?? ownOrigin.withLock({ $0 }),
+            let url = URL(string: origin.prefix + Self.pathAndQuery(of: request.target))
+        else { return nil }
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = request.method
+        for field in request.headers where !Self.connectionFields.contains(field.name.lowercased()) {
+            urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
+        }
+        if !request.body.isEmpty { urlRequest.httpBody = request.body }
+        return urlRequest
+    }
+
+    /// The path and query of a request target: as it is in origin form (`/users?page=2`), from the
+    /// path on in absolute form (`http://host/users`), and nothing for `*` (`OPTIONS *`).
+    static func pathAndQuery(of target: String) -> String {
+        if target.hasPrefix("/") { return target }
+        guard let scheme = target.range(of: "://") else { return "" }
+        let rest = target[scheme.upperBound...]
+        return rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? ""
+    }
+}

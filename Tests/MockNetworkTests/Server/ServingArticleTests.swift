@@ -1,0 +1,89 @@
+import Foundation
+import MockNetwork
+import MockNetworkServer
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The code of `MockNetworkServer.docc` is the code of the test here, which runs it against a server.
+final class ServingArticleTests: XCTestCase {
+    func testTheArticlesCodeAnswersOverHTTP() async throws {
+        try await withWatchdog(20) {
+            let mocks = MockRegistry()
+            mocks.register("https://api.example.com/user") { _ in
+                try .json(#"{"name": "Ada"}"#)
+            }
+            let origin = "https://api.example.com"
+            let server = try MockServer(serving: mocks, as: [origin])
+            defer { server.stop() }
+
+            // Any HTTP client: here a session of its own.
+            let session = URLSession(configuration: .ephemeral)
+            let (data, _) = try await session.data(from: server.url("/user"))
+            XCTAssertEqual(String(decoding: data, as: UTF8.self), #"{"name": "Ada"}"#)
+            let logged = mocks.requests.first?.url.absoluteString
+            XCTAssertEqual(logged, "https://api.example.com/user")
+
+            let gate = mocks.hold("https://api.example.com/feed")
+            async let feed = session.data(from: server.url("/feed"))
+            _ = try await gate.arrived()
+            // The client is waiting: check its loading state here.
+            gate.release(with: try .text("loaded"))
+            let (body, _) = try await feed
+            XCTAssertEqual(String(decoding: body, as: UTF8.self), "loaded")
+            session.finishTasksAndInvalidate()
+        }
+    }
+
+    func testEverySnippetOfTheCatalogIsCodeOfThisFile() throws {
+        let here = URL(fileURLWithPath: #filePath)
+        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let catalog = root.appendingPathComponent("Sources/MockNetworkServer/MockNetworkServer.docc")
+        let source = code(try String(contentsOf: here, encoding: .utf8).components(separatedBy: "\n"))
+        let pages = try FileManager.default.contentsOfDirectory(atPath: catalog.path).filter { $0.hasSuffix(".md") }
+        XCTAssertEqual(pages.sorted(), ["MockNetworkServer.md", "ServingOverHTTP.md"])
+        var count = 0
+        for page in pages {
+            let text = try String(contentsOf: catalog.appendingPathComponent(page), encoding: .utf8)
+            for block in swiftBlocks(in: text) {
+                count += 1
+                let lines = code(block)
+                let found = (0...max(0, source.count - lines.count)).contains {
+                    Array(source[$0..<$0 + lines.count]) == lines
+                }
+                XCTAssertTrue(
+                    found, "\(page): a snippet that is not the code of this file:\n\(block.joined(separator: "\n"))")
+                for line in block where line.count > 74 {
+                    XCTAssertLessThanOrEqual(line.count, 74, "\(page): too wide for DocC's code box: \(line)")
+                }
+            }
+        }
+        XCTAssertEqual(count, 3)
+    }
+
+    /// The lines of each ```swift block of `text`.
+    private func swiftBlocks(in text: String) -> [[String]] {
+        var blocks: [[String]] = []
+        var current: [String]?
+        for line in text.components(separatedBy: "\n") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if current == nil, trimmed == "```swift" {
+                current = []
+            } else if current != nil, trimmed == "```" {
+                blocks.append(current ?? [])
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    /// `lines` trimmed, without blank lines.
+    private func code(_ lines: [String]) -> [String] {
+        lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}
