@@ -67,8 +67,10 @@ package final class LaunchReportWriter: Sendable {
         output = Locked(Output(file: file, written: nil))
     }
 
-    /// How many writers are looking for changes now (for MockNetwork's tests).
-    package static var lookingCount: Int { live.withLock { $0.count } }
+    /// Whether a writer of the report at `file` is looking for changes now (for MockNetwork's tests).
+    package static func isLooking(at file: URL) -> Bool {
+        live.withLock { writers in writers.contains { $0.output.withLock { $0.file.path } == file.path } }
+    }
 
     /// Writes `registry`'s report to `file` now, and keeps it up to date from then on.
     static func start(

@@ -118,7 +118,8 @@ extension MockRegistry.Core {
             lines.append(
                 "Fix: only the query differs. Register this URL, e.g. register(\"\(shown)\") { _ in try .status(200) }; "
                     + "or let the handler take any query, .url(\"\(MockRegistry.shortened(path))\", query: .ignored); "
-                    + "or require only the items that matter, .url(\"\(MockRegistry.shortened(path))\").query([\"name\": \"value\"])."
+                    + "or require only the items that matter, .url(\"\(MockRegistry.shortened(path))\", query: .ignored)"
+                    + ".query([\"name\": \"value\"])."
             )
         } else {
             lines.append(

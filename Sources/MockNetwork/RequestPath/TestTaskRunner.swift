@@ -111,17 +111,20 @@ package final class TestTaskRunner: HandlerRunner {
     }
 }
 
-/// The executor `async` handlers (and the trait's handlers) run on: each job on a thread of
-/// ``HandlerPool``, so on Dispatch's overcommitting threads, which are added at once when the others
+/// The executor `async` handlers (and the trait's handlers) run on: each job on a serial Dispatch
+/// queue of its own, so on Dispatch's overcommitting threads, which are added at once when the others
 /// are busy or blocked (a handler may sleep, or wait for a nested request, without delaying any
-/// other), up to the pool's bound.
+/// other). Jobs go to Dispatch directly rather than through ``HandlerPool``: ThreadSanitizer sees
+/// the hand-over of a job from the concurrency runtime only through Dispatch, and an `async` handler
+/// that blocks its thread frees it again without waiting for Foundation's queue (deliveries are
+/// bounded in ``FoundationQueue``).
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class HandlerExecutor: TaskExecutor {
     static let shared = HandlerExecutor()
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        HandlerPool.shared.run {
+        DispatchQueue(label: "MockNetwork.test-handler").async {
             job.runSynchronously(on: self.asUnownedTaskExecutor())
         }
     }

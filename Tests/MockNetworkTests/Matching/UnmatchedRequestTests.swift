@@ -43,8 +43,8 @@ final class UnmatchedRequestTests: XCTestCase {
             """
             Fix: only the query differs. Register this URL, e.g. register("https://api.example.com/items?page=2") \
             { _ in try .status(200) }; or let the handler take any query, .url("https://api.example.com/items", \
-            query: .ignored); or require only the items that matter, .url("https://api.example.com/items")\
-            .query(["name": "value"]).
+            query: .ignored); or require only the items that matter, .url("https://api.example.com/items", \
+            query: .ignored).query(["name": "value"]).
             """)
     }
 
