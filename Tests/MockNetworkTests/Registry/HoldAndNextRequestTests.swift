@@ -131,6 +131,11 @@ final class HoldAndNextRequestTests: XCTestCase {
 
     func testNextRequestWaitingAcrossAResetReturnsTheMatchingRequest() async throws {
         let mocks = MockRegistry()
+        // A waiter whose continuation leaks never returns, and a task group waits for it: only a
+        // watchdog outside Swift concurrency turns that hang into a failed run.
+        let finished = Shared(false)
+        endRunUnlessFinished(finished, within: 60, "\(#function)")
+        defer { finished.update { $0 = true } }
         let feed = self.feed
         let waiter = Task { try await mocks.nextRequest(matching: .url(feed), timeout: 20) }
         try await waitUntilWaiting(mocks)
@@ -143,6 +148,11 @@ final class HoldAndNextRequestTests: XCTestCase {
 
     func testNextRequestWaitingAcrossAResetEndsAtItsTimeout() async throws {
         let mocks = MockRegistry()
+        // A waiter whose continuation leaks never returns, and a task group waits for it: only a
+        // watchdog outside Swift concurrency turns that hang into a failed run.
+        let finished = Shared(false)
+        endRunUnlessFinished(finished, within: 60, "\(#function)")
+        defer { finished.update { $0 = true } }
         let feed = self.feed
         let waiter = Task { try await mocks.nextRequest(matching: .url(feed), timeout: 0.2) }
         try await waitUntilWaiting(mocks)
@@ -154,6 +164,11 @@ final class HoldAndNextRequestTests: XCTestCase {
 
     func testNextRequestWaitingAcrossAResetEndsWhenCancelled() async throws {
         let mocks = MockRegistry()
+        // A waiter whose continuation leaks never returns, and a task group waits for it: only a
+        // watchdog outside Swift concurrency turns that hang into a failed run.
+        let finished = Shared(false)
+        endRunUnlessFinished(finished, within: 60, "\(#function)")
+        defer { finished.update { $0 = true } }
         let feed = self.feed
         let waiter = Task { try await mocks.nextRequest(matching: .url(feed), timeout: 60) }
         try await waitUntilWaiting(mocks)
