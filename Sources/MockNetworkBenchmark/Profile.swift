@@ -1,5 +1,11 @@
 // `MockNetworkBenchmark profile ROW COUNT`: only COUNT requests (or registrations) of one row, for
-// callgrind.
+// callgrind. The requests use completion handlers and a semaphore, and the mode runs before the
+// benchmark's first `await`: valgrind 3.19 crashes on a program that awaits URLSession's async API.
+//
+//     valgrind --tool=callgrind --callgrind-out-file=/tmp/2.%p MockNetworkBenchmark profile 2 1200
+//
+// scripts/profile-requests runs each row at two counts and prints instructions per request, in all
+// and per stage.
 
 import Foundation
 import MockNetwork
@@ -11,7 +17,7 @@ import MockNetwork
 /// Makes COUNT requests of one row (1n, 2, 2a or 2k), or registers COUNT handlers of one of rows
 /// 5e, 5u and 5m, for callgrind: the instructions of one are (total at COUNT − total at a smaller
 /// COUNT) / the difference.
-func profile(row: String, count: Int) async throws {
+func profile(row: String, count: Int) throws {
     if let form = RegistrationForm(rawValue: row) {
         withExtendedLifetime(form.register(form.addresses(count))) {}
         return
@@ -27,5 +33,21 @@ func profile(row: String, count: Int) async throws {
         exit(2)
     }
     let session = row == "1n" ? URLSession(configuration: floorConfiguration()) : registry.session
-    try await fetch(session, target, times: count)
+    try fetchWithCompletionHandlers(session, target, times: count)
+}
+
+/// `fetch(_:_:times:)` with `dataTask(with:completionHandler:)`, one request at a time.
+func fetchWithCompletionHandlers(_ session: URLSession, _ url: URL, times: Int) throws {
+    let done = DispatchSemaphore(value: 0)
+    let failure = Locked(String?.none)
+    for _ in 0..<times {
+        session.dataTask(with: url) { data, _, error in
+            if data?.count != 2 {
+                failure.withLock { $0 = "a body of \(data?.count ?? 0) bytes (\(error.map { "\($0)" } ?? "no error"))" }
+            }
+            done.signal()
+        }.resume()
+        done.wait()
+        if let failure = failure.withLock({ $0 }) { throw BenchmarkError(description: failure) }
+    }
 }

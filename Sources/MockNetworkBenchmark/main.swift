@@ -16,7 +16,10 @@ import Foundation
 let arguments = CommandLine.arguments
 
 if arguments.count == 4, arguments[1] == "profile", let count = Int(arguments[3]) {
-    try await profile(row: arguments[2], count: count)
+    do { try profile(row: arguments[2], count: count) } catch {
+        print("profile failed: \(error)")
+        exit(1)
+    }
     exit(0)
 }
 

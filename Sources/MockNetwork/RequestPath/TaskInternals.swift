@@ -38,7 +38,17 @@ enum TaskInternals {
         }
 
         /// The session a task belongs to: its stored `session` (an implicitly unwrapped optional).
+        ///
+        /// Every request asks (its session's settings apply). A search by `Mirror` builds every stored
+        /// property before `session`, about 90,000 instructions a request; so the property is read
+        /// where Swift's runtime says it is stored (``SessionField``), a few hundred, once a read was
+        /// checked against the search. The search stays the fallback.
         static func session(of task: URLSessionTask) -> URLSession? {
+            SessionField.session(of: task, search: sessionBySearch(of:))
+        }
+
+        /// `session(of:)` through `Mirror`, by name.
+        static func sessionBySearch(of task: URLSessionTask) -> URLSession? {
             guard var value = child(of: task, named: "session") else { return nil }
             while Mirror(reflecting: value).displayStyle == .optional {
                 guard let wrapped = Mirror(reflecting: value).children.first?.value else { return nil }
