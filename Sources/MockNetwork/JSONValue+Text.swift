@@ -7,6 +7,10 @@ extension JSONValue: CustomStringConvertible {
     ///
     /// - Throws: ``MockNetworkError/undecodableBody(_:)`` saying why the text is not JSON.
     public init(json data: Data) throws {
+        if let value = JSONReader.value(in: data) {
+            self = value
+            return
+        }
         do {
             self = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {

@@ -10,22 +10,8 @@ import MockNetwork
 
 /// Rows 3g and 3h.
 func graphQLRows(requests: Int, rounds: Int) async throws {
-    let endpoint = "https://api.example.com/graphql"
-    let okay = try MockResponse.text("ok")
-    // 3g. 1,000 operations at the endpoint, the last answering.
-    let operations = MockRegistry()
-    for index in 0..<1_000 {
-        operations.register(.graphQL("Op\(index)").at(endpoint), answer: okay)
-    }
-    // 3h. The same request, answered by its exact URL.
-    let exact = MockRegistry()
-    exact.register(endpoint, method: "POST", answer: okay)
-
-    guard let url = URL(string: endpoint) else { throw BenchmarkError(description: "no GraphQL URL") }
-    var request = URLRequest(url: url)
-    request.httpMethod = "POST"
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    request.httpBody = Data(#"{"operationName":"Op999","query":"query Op999 { a }","variables":{"id":7}}"#.utf8)
+    let (operations, request) = try graphQLSetup(operations: true)
+    let (exact, _) = try graphQLSetup(operations: false)
     func post(_ session: URLSession, times: Int) async throws {
         for _ in 0..<times {
             let (data, _) = try await session.data(for: request)
@@ -44,4 +30,25 @@ func graphQLRows(requests: Int, rounds: Int) async throws {
     }
     await report("3g 1,000 GraphQL operations, the last answers", median(perRound[0]))
     await report("3h the same POST, an exact URL answers", median(perRound[1]))
+}
+
+/// Row 3g's registry (1,000 operations at the endpoint, the last answering) or row 3h's (the same
+/// POST answered by its exact URL), and the request both rows send.
+func graphQLSetup(operations: Bool) throws -> (MockRegistry, URLRequest) {
+    let endpoint = "https://api.example.com/graphql"
+    let okay = try MockResponse.text("ok")
+    let registry = MockRegistry()
+    if operations {
+        for index in 0..<1_000 {
+            registry.register(.graphQL("Op\(index)").at(endpoint), answer: okay)
+        }
+    } else {
+        registry.register(endpoint, method: "POST", answer: okay)
+    }
+    guard let url = URL(string: endpoint) else { throw BenchmarkError(description: "no GraphQL URL") }
+    var request = URLRequest(url: url)
+    request.httpMethod = "POST"
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    request.httpBody = Data(#"{"operationName":"Op999","query":"query Op999 { a }","variables":{"id":7}}"#.utf8)
+    return (registry, request)
 }

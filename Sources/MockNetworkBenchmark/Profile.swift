@@ -14,12 +14,17 @@ import MockNetwork
     import FoundationNetworking
 #endif
 
-/// Makes COUNT requests of one row (1n, 2, 2a or 2k), or registers COUNT handlers of one of rows
+/// Makes COUNT requests of one row (1n, 2, 2a, 2k, 3g or 3h), or registers COUNT handlers of one of rows
 /// 5e, 5u and 5m, for callgrind: the instructions of one are (total at COUNT − total at a smaller
 /// COUNT) / the difference.
 func profile(row: String, count: Int) throws {
     if let form = RegistrationForm(rawValue: row) {
         withExtendedLifetime(form.register(form.addresses(count))) {}
+        return
+    }
+    if row == "3g" || row == "3h" {
+        let (registry, request) = try graphQLSetup(operations: row == "3g")
+        try fetchWithCompletionHandlers(registry.session, request, times: count)
         return
     }
     let registry = MockRegistry()
@@ -29,19 +34,19 @@ func profile(row: String, count: Int) throws {
     case "2a": try registry.register(.url(target.absoluteString), sequence: Array(repeating: .text("ok"), count: count))
     case "2k": try registry.register(target.absoluteString, answer: .text("ok"))
     default:
-        print("profile: no row \(row); use 1n, 2, 2a, 2k, 5e, 5u or 5m")
+        print("profile: no row \(row); use 1n, 2, 2a, 2k, 3g, 3h, 5e, 5u or 5m")
         exit(2)
     }
     let session = row == "1n" ? URLSession(configuration: floorConfiguration()) : registry.session
-    try fetchWithCompletionHandlers(session, target, times: count)
+    try fetchWithCompletionHandlers(session, URLRequest(url: target), times: count)
 }
 
 /// `fetch(_:_:times:)` with `dataTask(with:completionHandler:)`, one request at a time.
-func fetchWithCompletionHandlers(_ session: URLSession, _ url: URL, times: Int) throws {
+func fetchWithCompletionHandlers(_ session: URLSession, _ request: URLRequest, times: Int) throws {
     let done = DispatchSemaphore(value: 0)
     let failure = Locked(String?.none)
     for _ in 0..<times {
-        session.dataTask(with: url) { data, _, error in
+        session.dataTask(with: request) { data, _, error in
             if data?.count != 2 {
                 failure.withLock { $0 = "a body of \(data?.count ?? 0) bytes (\(error.map { "\($0)" } ?? "no error"))" }
             }

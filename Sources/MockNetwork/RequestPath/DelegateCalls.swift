@@ -71,7 +71,10 @@ import Foundation
         /// the response (Foundation on Linux does it only in its own HTTP protocol). Only for tasks
         /// whose events go to the delegate; the async and completion-handler forms get none there.
         func reportUpload(of bytes: Int) {
-            guard let task, TaskInternals.callsDelegate(task), let delegate = task.delegate,
+            // The delegate first: `callsDelegate` reads Foundation's task registry through `Mirror`
+            // (about 100,000 instructions), and a session without a delegate (the registry's own)
+            // needs no answer from it.
+            guard let task, let delegate = task.delegate, TaskInternals.callsDelegate(task),
                 let session = TaskInternals.session(of: task)
             else { return }
             let call = UploadCall(session: session, task: task, delegate: delegate)
