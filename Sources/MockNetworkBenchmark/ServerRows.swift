@@ -1,0 +1,116 @@
+// Rows 12 to 13f: requests per second over keep-alive from a plain socket client, through the
+// served registry, the engine alone and a minimal socket server (the floor), with 1 and 8
+// connections, in interleaved rounds; row 14: a streamed answer's timing over HTTP.
+
+import Foundation
+import MockNetwork
+import MockNetworkServer
+
+/// The three servers the rows load, started once.
+struct ServerRowServers {
+    /// The floor: a fixed response, nothing parsed (FloorServer).
+    let floor: FloorServer
+    /// The engine with a constant responder: HTTP parsing and framing, no registry.
+    let engine: HTTPServer
+    /// A registry with a closure handler for `https://api.example.com/x`, served as that origin.
+    let served: MockServer
+    /// Kept for `served`'s lifetime.
+    let registry: MockRegistry
+
+    init() throws {
+        floor = try FloorServer()
+        let body = Data("ok".utf8)
+        let fields: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]
+        engine = try HTTPServer { _, writer in writer.respond(status: 200, headers: fields, body: body) }
+        registry = MockRegistry()
+        registry.register("https://api.example.com/x") { _ in try .text("ok") }
+        registry.register("https://api.example.com/stream") { _ in
+            try .streamed((0..<10).map { _ in Data("ok".utf8) }, every: .milliseconds(10))
+        }
+        served = try MockServer(serving: registry, as: ["https://api.example.com"])
+    }
+
+    /// The port of the server a row loads: `f` the floor, `e` the engine, else the served registry.
+    func port(_ kind: Character) -> Int {
+        switch kind {
+        case "f": floor.port
+        case "e": engine.port
+        default: served.port
+        }
+    }
+}
+
+/// The rows' loads, in the order they are printed.
+private let serverLoads: [(name: String, kind: Character, connections: Int)] = [
+    ("12f minimal socket server (floor), 1 connection", "f", 1),
+    ("12e HTTPServer, a constant responder, 1 connection", "e", 1),
+    ("12 MockServer, a closure handler, 1 connection", "s", 1),
+    ("13f minimal socket server (floor), 8 connections", "f", 8),
+    ("13e HTTPServer, a constant responder, 8 connections", "e", 8),
+    ("13 MockServer, a closure handler, 8 connections", "s", 8),
+]
+
+/// Rows 12 to 13f in interleaved rounds (each the median of its rounds), then row 14. A row makes
+/// `max(requests, 5,000)` requests over its rounds.
+@MainActor func serverRows(requests: Int, rounds: Int = 10) throws {
+    let servers = try ServerRowServers()
+    let perRound = max(requests, 5_000) / rounds / 8 * 8
+    for load in serverLoads {
+        _ = try requestsPerSecond(
+            port: servers.port(load.kind), path: "/x", connections: load.connections, total: 400)
+    }
+    var figures: [[Double]] = Array(repeating: [], count: serverLoads.count)
+    for round in 0..<rounds {
+        for offset in 0..<serverLoads.count {
+            let row = (round + offset) % serverLoads.count
+            let load = serverLoads[row]
+            figures[row].append(
+                try requestsPerSecond(
+                    port: servers.port(load.kind), path: "/x", connections: load.connections, total: perRound))
+        }
+    }
+    for (load, values) in zip(serverLoads, figures) { report(load.name, median(values), .requestsPerSecond) }
+    try streamedAnswerRow(port: servers.served.port)
+}
+
+/// Row 14: a body in 10 chunks, one every 10 ms, from the served registry to a socket client:
+/// when its first byte came after the request, and how late its chunks came against their times
+/// (chunk n due n × 10 ms after the first), over 5 requests.
+@MainActor func streamedAnswerRow(port: Int) throws {
+    var firstBytes: [Double] = []
+    var lateness: [Double] = []
+    for _ in 0..<5 {
+        let timing = try timeStreamedAnswer(port: port, path: "/stream")
+        guard timing.chunks.count == 10 else {
+            throw BenchmarkError(description: "a stream of \(timing.chunks.count) chunks, not 10")
+        }
+        firstBytes.append(timing.firstByte * 1e3)
+        for (index, time) in timing.chunks.enumerated() {
+            lateness.append((time - timing.chunks[0] - Double(index) * 0.010) * 1e3)
+        }
+    }
+    let late = lateness.sorted()
+    let name = "14 10 chunks every 10 ms over HTTP: first byte; lateness median / max"
+    print(
+        pad(name)
+            + String(
+                format: "%.2f ms; %.2f / %.2f ms", median(firstBytes), late[late.count / 2], late[late.count - 1]))
+    keep(name, median(firstBytes), "ms")
+}
+
+/// The server rows' target, beside its floor from the same run.
+@MainActor func serverTargets() {
+    let ratio = figure("13") / figure("13f")
+    print(
+        pad("  13 MockServer, closure, 8 connections / 13f (req/s)")
+            + String(format: "%5.2f× (target ≥ 0.75×) %@", ratio, ratio >= 0.75 ? "met" : "MISSED"))
+}
+
+/// Ratios between the server rows of this run.
+@MainActor func serverRatios() {
+    print(
+        String(
+            format: "over the floor (req/s): 1 connection: 12e %.2f×, 12 %.2f×; 8 connections: 13e %.2f×, 13 %.2f×",
+            figure("12e") / figure("12f"), figure("12") / figure("12f"), figure("13e") / figure("13f"),
+            figure("13") / figure("13f")))
+}
