@@ -5,7 +5,7 @@ import MockNetwork
 /// One client's connection: its socket, its serial queue, and its state.
 ///
 /// Everything a connection does happens on its queue: the read, write and timer sources fire there,
-/// the responder is called there, and a writer's calls from other threads are sent there. The socket
+/// the responder is called there, and a writer's calls are applied there (`WriterMailbox`). The socket
 /// is non-blocking; what the client does not take yet waits in `outbound` while a write source
 /// watches the socket. The descriptor is closed only after every source on it has been cancelled,
 /// and the connection leaves its table then.
@@ -17,6 +17,9 @@ final class Connection: Sendable {
     let responder: any HTTPResponder
     let table: ConnectionTable
     let state: Locked<ConnectionState>
+    /// Writer calls on their way to the queue (a lock of their own: a handler's thread posts while
+    /// the queue works on `state`).
+    let mailbox = Locked(WriterMailbox())
 
     init(fd: Int32, peer: HTTPPeer, limits: HTTPServerLimits, responder: any HTTPResponder, table: ConnectionTable) {
         self.fd = fd
