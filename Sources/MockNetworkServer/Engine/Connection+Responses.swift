@@ -89,7 +89,7 @@ extension Connection {
         else { return }
         switch framing {
         case .chunked:
-            state.outbound.append(contentsOf: ResponseEncoding.chunkHead(piece.count))
+            state.outbound.append { ResponseEncoding.appendChunkHead(piece.count, to: &$0) }
             state.outbound.append(contentsOf: piece)
             state.outbound.append(contentsOf: ResponseEncoding.crlf)
         case .length:

@@ -77,6 +77,9 @@ final class Connection: Sendable {
                         if !lingering {
                             state.inbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                         }
+                        // Less than the buffer held all there was: no read to learn it would block
+                        // (the source fires again for what comes next, or is still there).
+                        if count < buffer.count { return Socket.ReadResult.bytes(total) }
                     case .wouldBlock: return Socket.ReadResult.wouldBlock
                     case .endOfStream: return .endOfStream
                     case .failed: return .failed

@@ -94,9 +94,16 @@ enum ResponseEncoding {
     /// The interim answer to `Expect: 100-continue`.
     static let continueHead = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
-    /// The head of one chunk of `count` bytes (its data and a CRLF follow).
-    static func chunkHead(_ count: Int) -> [UInt8] {
-        Array((String(count, radix: 16) + "\r\n").utf8)
+    /// Appends the head of one chunk of `count` bytes (its size in hexadecimal; its data and a CRLF follow).
+    static func appendChunkHead(_ count: Int, to bytes: inout [UInt8]) {
+        var shift = 60
+        while shift > 0, (count >> shift) & 0xF == 0 { shift -= 4 }
+        while shift >= 0 {
+            let digit = UInt8(truncatingIfNeeded: (count >> shift) & 0xF)
+            bytes.append(digit < 10 ? 0x30 + digit : 0x61 + digit - 10)
+            shift -= 4
+        }
+        bytes.append(contentsOf: crlf)
     }
 
     static let crlf: [UInt8] = [0x0D, 0x0A]
