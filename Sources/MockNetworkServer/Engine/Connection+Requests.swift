@@ -11,8 +11,7 @@ extension Connection {
             // as it returns, and the loop takes the next request.
             mailbox.withLock { $0.beginInline() }
             responder.respond(to: request, writer: writer)
-            let calls = mailbox.withLock { $0.endInline() }
-            if !calls.isEmpty { apply(calls) }
+            if mailbox.withLock({ $0.endInline() }) { drainMailbox() }
             if state.withLock({ $0.peerFinished }) { dropIfAbandoned(writer.serial) }
         }
     }

@@ -1,23 +1,29 @@
 import Foundation
 
-/// Sending answers: what an `HTTPResponseWriter` asks for, done on the connection's queue. A call
-/// for an answer that has ended, or on a connection that has closed, does nothing.
+/// Sending answers: what an `HTTPResponseWriter` asks for, applied under the connection's lock by
+/// the thread that asks (`WriterMailbox`). A call for an answer that has ended, or on a connection
+/// that has closed, does nothing.
 extension Connection {
-    /// Takes a writer's call, from any thread; applies the calls on the connection's queue in the
-    /// order they were made (`WriterMailbox` says when).
+    /// Takes a writer's call, from any thread.
     func post(_ call: WriterCall) {
         guard mailbox.withLock({ $0.post(call) }) else { return }
-        queue.async { [self] in
-            while case let calls = mailbox.withLock({ $0.takeForTask() }), !calls.isEmpty {
-                apply(calls)
-                process()
-            }
-        }
+        if drainMailbox() { queue.async { [self] in process() } }
     }
 
-    /// Applies writer calls in order, then sends what they wrote together. On the connection's queue.
-    func apply(_ calls: [WriterCall]) {
-        var closed: [@Sendable () -> Void] = []
+    /// Applies the calls waiting until none is left (as the drainer); true when an answer ended and
+    /// the queue has more to do (requests read ahead, or the client's end of stream).
+    @discardableResult
+    func drainMailbox() -> Bool {
+        var queueHasWork = false
+        while case let calls = mailbox.withLock({ $0.takeOrStop() }), !calls.isEmpty {
+            if apply(calls) { queueHasWork = true }
+        }
+        return queueHasWork
+    }
+
+    /// Applies writer calls in order, then sends what they wrote together; true when the queue has
+    /// work for `process` after them.
+    private func apply(_ calls: [WriterCall]) -> Bool {
         state.withLock { state in
             for call in calls {
                 switch call.kind {
@@ -29,14 +35,16 @@ extension Connection {
                 case .end: end(call.serial, &state)
                 case .abort: abort(call.serial, &state)
                 case .onClose(let handler):
-                    if onClose(call.serial, handler, &state) { closed.append(handler) }
+                    // On the queue, as `closeNow` runs it: never inside the caller's own locks.
+                    if onClose(call.serial, handler, &state) { queue.async(execute: handler) }
                 }
             }
-            guard state.phase != .closed else { return }
+            guard state.phase != .closed else { return false }
             flush(&state)
             updateReading(&state)
+            return state.phase == .open && state.answer == nil
+                && (!state.pending.isEmpty || !state.inbound.isEmpty || state.peerFinished || state.awaitingContinue)
         }
-        for handler in closed { handler() }
     }
 
     private func respond(

@@ -4,8 +4,9 @@ import MockNetwork
 
 /// One client's connection: its socket, its serial queue, and its state.
 ///
-/// Everything a connection does happens on its queue: the read, write and timer sources fire there,
-/// the responder is called there, and a writer's calls are applied there (`WriterMailbox`). The socket
+/// The read, write and timer sources fire on its queue and the responder is called there; a writer's
+/// calls are applied by the thread that makes them (`WriterMailbox`), which sends what they wrote
+/// without a hop to the queue, and hands the queue what is left to do. Both hold the state's lock. The socket
 /// is non-blocking; what the client does not take yet waits in `outbound` while a write source
 /// watches the socket. The descriptor is closed only after every source on it has been cancelled,
 /// and the connection leaves its table then.

@@ -16,31 +16,36 @@ struct WriterCall {
     let kind: Kind
 }
 
-/// Writer calls not yet applied, in the order they were made.
+/// Writer calls not yet applied, in the order they were made, and who applies them.
 ///
-/// Calls made one after another (a head, a body, the end, from a handler's thread) are applied
-/// together by one task on the connection's queue and sent with one write, rather than a task and a
-/// write each. Calls made while the connection hands a request to its responder, on its own queue,
-/// are applied as soon as the responder returns, with no task at all.
+/// The thread that makes a call applies it itself, under the connection's lock, and sends what it
+/// wrote: a handler's thread that gives a head, a body and the end sends them with no hop to the
+/// connection's queue. One thread applies at a time (the drainer): a call made meanwhile waits here
+/// for it, so calls take effect in the order they were made. Calls made while the connection's queue
+/// is in the responder's `respond` wait for the queue to apply them as the responder returns.
 struct WriterMailbox {
     private var calls: [WriterCall] = []
-    /// A task to apply the calls is on the connection's queue, or about to be.
-    private var scheduled = false
+    /// A thread is applying calls and takes those that arrive until none is left.
+    private var draining = false
     /// The connection's queue is in the responder's `respond`, and applies the calls when it returns.
     private var answeringInline = false
 
-    /// Adds `call`; true when the caller must schedule a task to apply the calls.
+    /// Adds `call`; true when the caller becomes the drainer and must apply the calls.
     mutating func post(_ call: WriterCall) -> Bool {
         calls.append(call)
-        guard !scheduled, !answeringInline else { return false }
-        scheduled = true
+        guard !draining, !answeringInline else { return false }
+        draining = true
         return true
     }
 
-    /// The calls waiting, taken by the task; when none wait, the task ends (`scheduled` is cleared).
-    mutating func takeForTask() -> [WriterCall] {
-        if calls.isEmpty { scheduled = false }
-        return take()
+    /// The calls waiting, for the drainer; when none wait, it stops being the drainer.
+    mutating func takeOrStop() -> [WriterCall] {
+        guard !calls.isEmpty else {
+            draining = false
+            return []
+        }
+        defer { calls = [] }
+        return calls
     }
 
     /// From here until `endInline`, calls wait for the connection's queue to apply them itself.
@@ -48,15 +53,11 @@ struct WriterMailbox {
         answeringInline = true
     }
 
-    /// The calls made while the responder ran, for the connection's queue to apply now.
-    mutating func endInline() -> [WriterCall] {
+    /// The responder returned: true when the queue becomes the drainer for the calls it made.
+    mutating func endInline() -> Bool {
         answeringInline = false
-        return take()
-    }
-
-    private mutating func take() -> [WriterCall] {
-        guard !calls.isEmpty else { return [] }
-        defer { calls = [] }
-        return calls
+        guard !draining, !calls.isEmpty else { return false }
+        draining = true
+        return true
     }
 }
