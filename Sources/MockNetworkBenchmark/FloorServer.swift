@@ -32,38 +32,74 @@ final class FloorServer: Sendable {
     /// Answers each head that arrives on `fd` until the client closes.
     private static func serve(_ fd: Int32) {
         defer { LoopbackSockets.close(fd) }
-        let capacity = 16 * 1024
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
-        defer { buffer.deallocate() }
-        var filled = 0
-        // How far `buffer` has been searched for `\r\n\r\n` (a head's end may straddle two reads).
-        var scanned = 0
-        while true {
-            let count = LoopbackSockets.receive(
-                fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<capacity]))
-            guard count > 0 else { return }
-            filled += count
-            var start = 0
-            var index = max(scanned, 3)
-            while index < filled {
-                if buffer[index] == 0x0A, buffer[index - 1] == 0x0D, buffer[index - 2] == 0x0A,
-                    buffer[index - 3] == 0x0D
-                {
-                    let sent = response.withUnsafeBytes { LoopbackSockets.sendAll(fd, $0) }
-                    guard sent else { return }
-                    start = index + 1
-                    index += 4
-                } else {
-                    index += 1
+        let scanner = HeadScanner()
+        while scanner.answerWaiting(fd) {}
+    }
+}
+
+/// The same minimal server on Dispatch, as the engine is built: a read source per connection on a
+/// serial queue of its own, whose handler reads what arrived (non-blocking) and writes the fixed
+/// response for each head's end. What Dispatch itself costs per request, beside `FloorServer`.
+final class DispatchFloorServer: Sendable {
+    let port: Int
+    private let sources = Locked([any DispatchSourceRead]())
+
+    init() throws {
+        let (listener, port) = try LoopbackSockets.listen()
+        self.port = port
+        let acceptor = Thread { [sources] in
+            while let fd = LoopbackSockets.accept(listener) {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                let queue = DispatchQueue(label: "MockNetworkBenchmark.floor.\(fd)")
+                let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+                let scanner = HeadScanner()
+                source.setEventHandler {
+                    if !scanner.answerWaiting(fd) { source.cancel() }
                 }
+                source.setCancelHandler { LoopbackSockets.close(fd) }
+                sources.withLock { $0.append(source) }
+                source.activate()
             }
-            // Keeps the start of a head not yet ended; a head longer than the buffer ends the connection.
-            if start > 0 {
-                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[start..<filled]))
-                filled -= start
-            }
-            guard filled < capacity else { return }
-            scanned = filled
         }
+        acceptor.start()
+    }
+}
+
+/// Bytes of a connection not yet answered, and the search for each head's end in them.
+final class HeadScanner: @unchecked Sendable {  // used only on its connection's serial queue
+    private let capacity = 16 * 1024
+    private let buffer: UnsafeMutableRawBufferPointer
+    private var filled = 0
+    private var scanned = 0
+
+    init() { buffer = .allocate(byteCount: capacity, alignment: 1) }
+    deinit { buffer.deallocate() }
+
+    /// Reads what arrived on `fd` (waiting for some on a blocking socket, not on a non-blocking one)
+    /// and answers each head it ends; false when the connection ended or failed. A head straddling
+    /// two reads is found; one longer than the buffer ends the connection.
+    func answerWaiting(_ fd: Int32) -> Bool {
+        let count = recv(fd, buffer.baseAddress! + filled, capacity - filled, 0)
+        if count < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR }
+        guard count > 0 else { return false }
+        filled += count
+        var start = 0
+        var index = max(scanned, 3)
+        while index < filled {
+            if buffer[index] == 0x0A, buffer[index - 1] == 0x0D, buffer[index - 2] == 0x0A, buffer[index - 3] == 0x0D {
+                // A reply this small goes out whole on a socket with room: no write source needed.
+                guard FloorServer.response.withUnsafeBytes({ LoopbackSockets.sendAll(fd, $0) }) else { return false }
+                start = index + 1
+                index += 4
+            } else {
+                index += 1
+            }
+        }
+        if start > 0 {
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[start..<filled]))
+            filled -= start
+        }
+        scanned = filled
+        return filled < capacity
     }
 }

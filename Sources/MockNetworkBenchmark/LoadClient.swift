@@ -90,10 +90,24 @@ final class LoadConnection: @unchecked Sendable {  // used by one thread at a ti
     }
 }
 
+/// What a load measured: requests per second (wall time), and the process's CPU time per request in
+/// µs (client and server together: on a machine other work shares, the steadier figure).
+struct LoadFigures {
+    var perSecond: Double
+    var cpuMicroseconds: Double
+}
+
+/// The CPU time this process has used, in seconds (every thread).
+func processCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
 /// Sends `total` requests for `path` over `connections` keep-alive connections to 127.0.0.1:`port`,
-/// a thread each, one request after another on each; returns the requests per second, timed from
-/// when every connection is open to when the last answer is read.
-func requestsPerSecond(port: Int, path: String, connections: Int, total: Int) throws -> Double {
+/// a thread each, one request after another on each, timed from when every connection is open to
+/// when the last answer is read.
+func load(port: Int, path: String, connections: Int, total: Int) throws -> LoadFigures {
     let clients = try (0..<connections).map { _ in try LoadConnection(port: port, path: path) }
     let each = total / connections
     let failures = Locked([String]())
@@ -116,10 +130,13 @@ func requestsPerSecond(port: Int, path: String, connections: Int, total: Int) th
         thread.start()
     }
     ready.wait()
+    let cpuStart = processCPUSeconds()
     let start = DispatchTime.now().uptimeNanoseconds
     for _ in clients { go.signal() }
     done.wait()
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let cpu = processCPUSeconds() - cpuStart
     if let failure = failures.withLock({ $0.first }) { throw BenchmarkError(description: failure) }
-    return Double(each * connections) / elapsed
+    let requests = Double(each * connections)
+    return LoadFigures(perSecond: requests / elapsed, cpuMicroseconds: cpu / requests * 1e6)
 }

@@ -10,6 +10,8 @@ import MockNetworkServer
 struct ServerRowServers {
     /// The floor: a fixed response, nothing parsed (FloorServer).
     let floor: FloorServer
+    /// The same on Dispatch sources, as the engine is built.
+    let dispatchFloor: DispatchFloorServer
     /// The engine with a constant responder: HTTP parsing and framing, no registry.
     let engine: HTTPServer
     /// A registry with a closure handler for `https://api.example.com/x`, served as that origin.
@@ -19,6 +21,7 @@ struct ServerRowServers {
 
     init() throws {
         floor = try FloorServer()
+        dispatchFloor = try DispatchFloorServer()
         let body = Data("ok".utf8)
         let fields: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]
         engine = try HTTPServer { _, writer in writer.respond(status: 200, headers: fields, body: body) }
@@ -30,22 +33,29 @@ struct ServerRowServers {
         served = try MockServer(serving: registry, as: ["https://api.example.com"])
     }
 
-    /// The port of the server a row loads: `f` the floor, `e` the engine, else the served registry.
+    /// The port of the server a row loads: `f` the floor, `d` the floor on Dispatch, `e` the engine,
+    /// else the served registry.
     func port(_ kind: Character) -> Int {
         switch kind {
         case "f": floor.port
+        case "d": dispatchFloor.port
         case "e": engine.port
         default: served.port
         }
     }
 }
 
+/// The process's CPU time per request of each server row (client and server), by row number.
+@MainActor var cpuPerRequest: [String: Double] = [:]
+
 /// The rows' loads, in the order they are printed.
 private let serverLoads: [(name: String, kind: Character, connections: Int)] = [
     ("12f minimal socket server (floor), 1 connection", "f", 1),
+    ("12d the same on Dispatch sources, 1 connection", "d", 1),
     ("12e HTTPServer, a constant responder, 1 connection", "e", 1),
     ("12 MockServer, a closure handler, 1 connection", "s", 1),
     ("13f minimal socket server (floor), 8 connections", "f", 8),
+    ("13d the same on Dispatch sources, 8 connections", "d", 8),
     ("13e HTTPServer, a constant responder, 8 connections", "e", 8),
     ("13 MockServer, a closure handler, 8 connections", "s", 8),
 ]
@@ -56,20 +66,27 @@ private let serverLoads: [(name: String, kind: Character, connections: Int)] = [
     let servers = try ServerRowServers()
     let perRound = max(requests, 5_000) / rounds / 8 * 8
     for load in serverLoads {
-        _ = try requestsPerSecond(
+        _ = try MockNetworkBenchmark.load(
             port: servers.port(load.kind), path: "/x", connections: load.connections, total: 400)
     }
-    var figures: [[Double]] = Array(repeating: [], count: serverLoads.count)
+    var perSecond: [[Double]] = Array(repeating: [], count: serverLoads.count)
+    var cpu: [[Double]] = Array(repeating: [], count: serverLoads.count)
     for round in 0..<rounds {
         for offset in 0..<serverLoads.count {
             let row = (round + offset) % serverLoads.count
             let load = serverLoads[row]
-            figures[row].append(
-                try requestsPerSecond(
-                    port: servers.port(load.kind), path: "/x", connections: load.connections, total: perRound))
+            let figures = try MockNetworkBenchmark.load(
+                port: servers.port(load.kind), path: "/x", connections: load.connections, total: perRound)
+            perSecond[row].append(figures.perSecond)
+            cpu[row].append(figures.cpuMicroseconds)
         }
     }
-    for (load, values) in zip(serverLoads, figures) { report(load.name, median(values), .requestsPerSecond) }
+    for (index, load) in serverLoads.enumerated() {
+        let value = median(perSecond[index])
+        cpuPerRequest[number(of: load.name)] = median(cpu[index])
+        print(pad(load.name) + String(format: "%9.0f req/s  %6.1f µs CPU/req", value, median(cpu[index])))
+        keep(load.name, value, "req/s")
+    }
     try streamedAnswerRow(port: servers.served.port)
 }
 
@@ -106,11 +123,18 @@ private let serverLoads: [(name: String, kind: Character, connections: Int)] = [
             + String(format: "%5.2f× (target ≥ 0.75×) %@", ratio, ratio >= 0.75 ? "met" : "MISSED"))
 }
 
-/// Ratios between the server rows of this run.
+/// Ratios between the server rows of this run: requests per second over the floor's, and the
+/// floor's CPU time per request over theirs (what the machine's other work moves least).
 @MainActor func serverRatios() {
+    func ratios(_ rows: [String], floor: String, _ figure: (String) -> Double) -> String {
+        rows.map { String(format: "%@ %.2f×", $0, figure($0) / figure(floor)) }.joined(separator: ", ")
+    }
+    let cpu = { (row: String) in 1 / (cpuPerRequest[row] ?? .nan) }
     print(
-        String(
-            format: "over the floor (req/s): 1 connection: 12e %.2f×, 12 %.2f×; 8 connections: 13e %.2f×, 13 %.2f×",
-            figure("12e") / figure("12f"), figure("12") / figure("12f"), figure("13e") / figure("13f"),
-            figure("13") / figure("13f")))
+        "over the floor, req/s: 1 connection: " + ratios(["12d", "12e", "12"], floor: "12f", figure)
+            + "; 8 connections: " + ratios(["13d", "13e", "13"], floor: "13f", figure))
+    print(
+        "over the floor, CPU per request (floor's / row's): 1 connection: "
+            + ratios(["12d", "12e", "12"], floor: "12f", cpu) + "; 8 connections: "
+            + ratios(["13d", "13e", "13"], floor: "13f", cpu))
 }
