@@ -5,13 +5,13 @@
 //     swift run -c release MockNetworkBenchmark registering   rows 5e, 5u and 5m only
 //     swift run -c release MockNetworkBenchmark profile ROW COUNT
 //     swift run -c release MockNetworkBenchmark server [REQUESTS]   rows 12 to 14 only
-//     swift run -c release MockNetworkBenchmark server-profile SERVER CONNECTIONS COUNT
+//     swift run -c release MockNetworkBenchmark server-profile SERVER CONNECTIONS COUNT   for callgrind
 //
 // All rows come from one run, so their ratios compare like with like; absolute figures
 // swing 2-3x between runs on a shared machine. One file per group of rows: RequestRows (1 to 3t,
 // 2s, 2d, 2t), GraphQLRows (3g, 3h), ConcurrencyRows (4 to 4m), RegistrationRows (5 to 5m, 7 to
-// 9), MemoryRows (6, 11), ArchiveRows (10 to 10b), ServerRows (12 to 14, over HTTP), then Targets, with Regressions against this
-// machine's Baselines.
+// 9), MemoryRows (6, 11), ArchiveRows (10 to 10b), ServerRows (12 to 14, over HTTP), then Targets,
+// with Regressions against this machine's Baselines.
 
 import Foundation
 
@@ -36,6 +36,7 @@ if arguments.count >= 2, arguments[1] == "server" {
     serverRatios()
     print("targets:")
     serverTargets()
+    regressions(requests: nil, rows: ["13e", "13"])
     exit(0)
 }
 
