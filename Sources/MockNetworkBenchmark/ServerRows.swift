@@ -1,6 +1,6 @@
 // Rows 12 to 13f: requests per second over keep-alive from a plain socket client, through the
-// served registry, the engine alone and a minimal socket server (the floor), with 1 and 8
-// connections, in interleaved rounds; row 14: a streamed answer's timing over HTTP.
+// served registry, the engine alone, a minimal socket server (the floor) and the same on Dispatch
+// sources, with 1 and 8 connections, in interleaved rounds; row 14: a streamed answer's timing.
 
 import Foundation
 import MockNetwork
@@ -107,7 +107,7 @@ private let serverLoads: [(name: String, kind: Character, connections: Int)] = [
         }
     }
     let late = lateness.sorted()
-    let name = "14 10 chunks every 10 ms over HTTP: first byte; lateness median / max"
+    let name = "14 10 chunks, 1 per 10 ms: first byte; late median / max"
     print(
         pad(name)
             + String(
