@@ -17,7 +17,7 @@ let package = Package(
         .target(name: "MockNetworkTesting", dependencies: ["MockNetwork"]),
         // The HTTP door: a loopback server on the platform's sockets and Dispatch, the core its only dependency.
         .target(name: "MockNetworkServer", dependencies: ["MockNetwork"]),
-        .executableTarget(name: "MockNetworkBenchmark", dependencies: ["MockNetwork"]),
+        .executableTarget(name: "MockNetworkBenchmark", dependencies: ["MockNetwork", "MockNetworkServer"]),
         .testTarget(
             name: "MockNetworkTests", dependencies: ["MockNetwork", "MockNetworkTesting", "MockNetworkServer"],
             // Archives next to the tests are read from the source tree, as users' recordings are.

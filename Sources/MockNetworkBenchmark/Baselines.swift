@@ -21,6 +21,11 @@ enum Baselines {
         Baseline(row: "5m", measure: .figure, value: 10.4, noise: 0.45),
         Baseline(row: "9", measure: .figure, value: 3.56, noise: 1.4),
         Baseline(row: "6", measure: .growth, value: 0, noise: 2),
+        // Over HTTP with 8 connections, over the minimal socket server of the same run: the medians of
+        // four runs of 3ae6e61's engine (5,000 and 20,000 requests a row, a 1-minute load of 5 to 12).
+        // The rows with 1 connection swing too much between runs (2-4×, the floor most) to hold.
+        Baseline(row: "13e", measure: .throughputOver("13f"), value: 0.60, noise: 0.45),
+        Baseline(row: "13", measure: .throughputOver("13f"), value: 0.32, noise: 0.5),
     ]
 
     /// Rows over their floor, by the requests a row makes.

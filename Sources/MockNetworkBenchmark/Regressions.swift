@@ -11,12 +11,20 @@ enum Measure {
     case overFloor
     /// Its requests per second over row 4n's of the same run; higher is better.
     case throughputOverFloor
+    /// Its requests per second over the named row's of the same run (a server row's floor); higher
+    /// is better.
+    case throughputOver(String)
     /// The figure itself (ms, µs); lower is better. `noise` is a fraction of the baseline.
     case figure
     /// The figure itself (MB, KB); lower is better. `noise` is in the row's unit, added.
     case growth
 
-    var higherIsBetter: Bool { self == .throughputOverFloor }
+    var higherIsBetter: Bool {
+        switch self {
+        case .throughputOverFloor, .throughputOver: true
+        case .overFloor, .figure, .growth: false
+        }
+    }
 }
 
 /// A row's recorded figure and how far from it a run may land by chance.
@@ -31,6 +39,7 @@ struct Baseline {
         switch measure {
         case .overFloor: figure(row) / figure("1n")
         case .throughputOverFloor: figure(row) / figure("4n")
+        case .throughputOver(let floor): figure(row) / figure(floor)
         case .figure, .growth: figure(row)
         }
     }
@@ -39,7 +48,7 @@ struct Baseline {
     var limit: Double {
         switch measure {
         case .overFloor, .figure: value * (1 + noise)
-        case .throughputOverFloor: value * (1 - noise)
+        case .throughputOverFloor, .throughputOver: value * (1 - noise)
         case .growth: value + noise
         }
     }
@@ -52,6 +61,7 @@ struct Baseline {
         switch measure {
         case .overFloor: String(format: "%.2f× 1n", value)
         case .throughputOverFloor: String(format: "%.2f× 4n", value)
+        case .throughputOver(let floor): String(format: "%.2f× %@", value, floor)
         case .figure, .growth: String(format: "%.2f ", value) + (units[row] ?? "")
         }
     }

@@ -22,6 +22,7 @@ import Foundation
             format: "patterns / row 2: 3p %.2f×, 3q %.2f×, 3r %.2f×; templates / row 2: 3t %.2f×",
             figure("3p") / figure("2"), figure("3q") / figure("2"), figure("3r") / figure("2"),
             figure("3t") / figure("2")))
+    serverRatios()
     // The targets at URLSession's own cost, each row beside its floor (ratios from this run).
     func mark(_ name: String, _ ratio: Double, _ target: Double, atMost: Bool = true) {
         let met = atMost ? ratio <= target : ratio >= target
@@ -41,6 +42,7 @@ import Foundation
     mark("4o 1 registry, 8 tasks / 4n (req/s)", figure("4o") / figure("4n"), 0.95, atMost: false)
     mark("4m 8 registries / 4n (req/s)", figure("4m") / figure("4n"), 0.95, atMost: false)
     registrationTargets()
+    serverTargets()
     regressions(requests: requests)
     figuresForBaseline(requests: requests)
 }

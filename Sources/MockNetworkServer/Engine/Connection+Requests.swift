@@ -7,8 +7,11 @@ extension Connection {
     /// for the next request when the last answer has ended. On the connection's queue.
     func process() {
         while let (request, writer) = state.withLock({ advance(&$0) }) {
-            // Outside the lock: a responder may answer at once, and its calls come back to this queue.
+            // Outside the lock: a responder may answer at once; what it writes meanwhile is applied
+            // as it returns, and the loop takes the next request.
+            mailbox.withLock { $0.beginInline() }
             responder.respond(to: request, writer: writer)
+            if mailbox.withLock({ $0.endInline() }) { drainMailbox() }
             if state.withLock({ $0.peerFinished }) { dropIfAbandoned(writer.serial) }
         }
     }

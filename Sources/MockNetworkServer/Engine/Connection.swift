@@ -4,8 +4,9 @@ import MockNetwork
 
 /// One client's connection: its socket, its serial queue, and its state.
 ///
-/// Everything a connection does happens on its queue: the read, write and timer sources fire there,
-/// the responder is called there, and a writer's calls from other threads are sent there. The socket
+/// The read, write and timer sources fire on its queue and the responder is called there; a writer's
+/// calls are applied by the thread that makes them (`WriterMailbox`), which sends what they wrote
+/// without a hop to the queue, and hands the queue what is left to do. Both hold the state's lock. The socket
 /// is non-blocking; what the client does not take yet waits in `outbound` while a write source
 /// watches the socket. The descriptor is closed only after every source on it has been cancelled,
 /// and the connection leaves its table then.
@@ -17,6 +18,9 @@ final class Connection: Sendable {
     let responder: any HTTPResponder
     let table: ConnectionTable
     let state: Locked<ConnectionState>
+    /// Writer calls on their way to the queue (a lock of their own: a handler's thread posts while
+    /// the queue works on `state`).
+    let mailbox = Locked(WriterMailbox())
 
     init(fd: Int32, peer: HTTPPeer, limits: HTTPServerLimits, responder: any HTTPResponder, table: ConnectionTable) {
         self.fd = fd
@@ -74,6 +78,9 @@ final class Connection: Sendable {
                         if !lingering {
                             state.inbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                         }
+                        // Less than the buffer held all there was: no read to learn it would block
+                        // (the source fires again for what comes next, or is still there).
+                        if count < buffer.count { return Socket.ReadResult.bytes(total) }
                     case .wouldBlock: return Socket.ReadResult.wouldBlock
                     case .endOfStream: return .endOfStream
                     case .failed: return .failed

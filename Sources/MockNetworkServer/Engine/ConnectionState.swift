@@ -4,8 +4,8 @@ import Foundation
 /// Everything about one connection that changes: bytes in and out, requests read ahead, the answer
 /// in progress, where the connection is in its life, and its Dispatch sources.
 ///
-/// It lives in the connection's `Locked` box and is changed only on the connection's serial queue,
-/// so the lock is never contended; it is there so the compiler can check what crosses threads.
+/// It lives in the connection's `Locked` box: changed on the connection's serial queue, and by the
+/// one thread at a time that applies a writer's calls (a handler's thread, once per answer).
 struct ConnectionState {
     /// A request read ahead of the answer in progress, or the failure that ends the connection.
     enum Pending {

@@ -20,40 +20,36 @@ package final class HTTPResponseWriter: Sendable {
 
     /// Sends a whole answer: the status, the fields and the body, with its length.
     package func respond(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) {
-        connection.queue.async { [connection, serial] in
-            connection.respond(serial, status: status, headers: headers, body: body)
-        }
+        connection.post(WriterCall(serial: serial, kind: .respond(status: status, headers: headers, body: body)))
     }
 
     /// Sends the head of an answer whose body follows over time: chunked, or exactly `length` bytes
     /// when that is given.
     package func begin(status: Int, headers: HTTPHeaders = [:], length: Int? = nil) {
-        connection.queue.async { [connection, serial] in
-            connection.begin(serial, status: status, headers: headers, length: length)
-        }
+        connection.post(WriterCall(serial: serial, kind: .begin(status: status, headers: headers, length: length)))
     }
 
     /// Sends the next piece of a body begun with `begin` (an empty piece sends nothing).
     package func write(_ piece: Data) {
-        connection.queue.async { [connection, serial] in connection.write(serial, piece) }
+        connection.post(WriterCall(serial: serial, kind: .write(piece)))
     }
 
     /// Ends a body begun with `begin`. A body shorter than its announced length, or an answer never
     /// begun, ends with the connection closing instead.
     package func end() {
-        connection.queue.async { [connection, serial] in connection.end(serial) }
+        connection.post(WriterCall(serial: serial, kind: .end))
     }
 
     /// Fails the answer: what was written is sent, then the connection closes, so the client sees
     /// its body cut short (or no answer at all).
     package func abort() {
-        connection.queue.async { [connection, serial] in connection.abort(serial) }
+        connection.post(WriterCall(serial: serial, kind: .abort))
     }
 
     /// Runs `handler` once if the connection closes before the answer ends (the client closed or
     /// ended its side of the connection, the server stopped): the responder's cue to stop working on
     /// it. Runs at once when the connection closed while this answer was in progress.
     package func onClose(_ handler: @escaping @Sendable () -> Void) {
-        connection.queue.async { [connection, serial] in connection.onClose(serial, handler) }
+        connection.post(WriterCall(serial: serial, kind: .onClose(handler)))
     }
 }

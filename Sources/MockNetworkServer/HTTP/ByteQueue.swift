@@ -34,6 +34,11 @@ struct ByteQueue {
         storage.append(contentsOf: bytes)
     }
 
+    /// Appends what `body` writes to the end of the storage, with no array in between.
+    mutating func append(_ body: (inout [UInt8]) -> Void) {
+        body(&storage)
+    }
+
     /// Drops `count` bytes from the front.
     mutating func removeFirst(_ count: Int) {
         start += count

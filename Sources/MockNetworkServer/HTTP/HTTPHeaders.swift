@@ -53,6 +53,13 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
         return values.isEmpty ? nil : values.joined(separator: ", ")
     }
 
+    /// The number of fields named `name`.
+    package func count(of name: String) -> Int {
+        var count = 0
+        for field in fields where Self.sameName(field.name, name) { count += 1 }
+        return count
+    }
+
     /// Whether a field named `name` is present.
     package func contains(_ name: String) -> Bool {
         fields.contains { Self.sameName($0.name, name) }
@@ -89,10 +96,16 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
 
     /// Whether two names are the same field name: equal but for the case of ASCII letters.
     package static func sameName(_ a: String, _ b: String) -> Bool {
-        let a = a.utf8
-        let b = b.utf8
-        guard a.count == b.count else { return false }
-        return zip(a, b).allSatisfy { lowered($0) == lowered($1) }
+        guard a.utf8.count == b.utf8.count else { return false }
+        var a = a
+        var b = b
+        // Native strings give their bytes at once; others are made native first.
+        return a.withUTF8 { a in
+            b.withUTF8 { b in
+                for index in 0..<a.count where lowered(a[index]) != lowered(b[index]) { return false }
+                return true
+            }
+        }
     }
 
     private static func lowered(_ byte: UInt8) -> UInt8 {

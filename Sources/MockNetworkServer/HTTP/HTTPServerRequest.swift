@@ -31,6 +31,7 @@ package struct HTTPServerRequest: Sendable {
     /// Whether the connection stays open after the answer, as the request asks: HTTP/1.1 unless it
     /// says `Connection: close`, HTTP/1.0 only when it says `Connection: keep-alive`.
     package var keepsConnectionOpen: Bool {
+        guard headers.contains("Connection") else { return version >= .http11 }
         let tokens = headers.tokens(for: "Connection")
         if tokens.contains("close") { return false }
         return version >= .http11 || tokens.contains("keep-alive")

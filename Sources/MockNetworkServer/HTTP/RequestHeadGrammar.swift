@@ -32,11 +32,11 @@ enum RequestHeadGrammar {
     }
 
     private static func httpVersion(_ bytes: ArraySlice<UInt8>) throws(RequestFailure) -> HTTPVersion {
-        let digits = Array(bytes)
-        guard digits.count == 8, digits[..<5].elementsEqual("HTTP/".utf8), digits[6] == UInt8(ascii: "."),
-            isDigit(digits[5]), isDigit(digits[7])
+        let digits = bytes.indices.lowerBound
+        guard bytes.count == 8, bytes.prefix(5).elementsEqual("HTTP/".utf8), bytes[digits + 6] == UInt8(ascii: "."),
+            isDigit(bytes[digits + 5]), isDigit(bytes[digits + 7])
         else { throw .malformed("the version is not HTTP/x.y") }
-        let version = HTTPVersion(major: Int(digits[5] - 0x30), minor: Int(digits[7] - 0x30))
+        let version = HTTPVersion(major: Int(bytes[digits + 5] - 0x30), minor: Int(bytes[digits + 7] - 0x30))
         guard version.major == 1 else {
             throw RequestFailure(status: 505, reason: "only HTTP/1.0 and HTTP/1.1 are served, not \(version)")
         }
@@ -53,8 +53,9 @@ enum RequestHeadGrammar {
             throw .malformed("a field name is no token (whitespace before the colon?)")
         }
         var value = line[(colon + 1)...]
-        while let byte = value.first, byte == space || byte == tab { value.removeFirst() }
-        while let byte = value.last, byte == space || byte == tab { value.removeLast() }
+        // Slicing, not `removeFirst`: removing from a slice that shares its array copies it.
+        while let byte = value.first, byte == space || byte == tab { value = value.dropFirst() }
+        while let byte = value.last, byte == space || byte == tab { value = value.dropLast() }
         // Field values: visible ASCII, spaces, tabs and bytes above ASCII; no NUL, CR or other controls.
         guard value.allSatisfy({ $0 == tab || ($0 >= 0x20 && $0 != 0x7F) }) else {
             throw .malformed("a field value holds a control character")
@@ -66,10 +67,10 @@ enum RequestHeadGrammar {
     static func framing(
         _ headers: HTTPHeaders, version: HTTPVersion, maxBodyBytes: Int
     ) throws(RequestFailure) -> BodyFraming {
-        if version >= .http11, headers.values(for: "Host").count != 1 {
+        if version >= .http11, headers.count(of: "Host") != 1 {
             throw .malformed("an HTTP/1.1 request needs exactly one Host field")
         }
-        let lengths = headers.values(for: "Content-Length")
+        let lengths = headers.contains("Content-Length") ? headers.values(for: "Content-Length") : []
         if headers.contains("Transfer-Encoding") {
             // RFC 9112 (6.1, 6.3): both framings at once, or a transfer coding in HTTP/1.0, is a
             // message a server must not guess at (request smuggling).

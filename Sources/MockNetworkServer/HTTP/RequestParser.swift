@@ -129,25 +129,37 @@ struct RequestParser {
     /// line, or the step the end of the head gives.
     private mutating func readHeadLine(from input: inout ByteQueue) throws(RequestFailure) -> Step? {
         let hadRequestLine = requestLine != nil
+        let fieldsFull = headers.count >= Self.maxFieldCount
         let budget = maxHeaderBytes - headBytes
-        let line: [UInt8]
+        let line: HeadLine
         do throws(RequestFailure) {
-            guard let read = try readLine(from: &input, budget: budget, parse: { Array($0) }) else { return nil }
+            // Each line is read where it lies in the input, not copied out first.
+            let read = try readLine(from: &input, budget: budget) { (bytes) throws(RequestFailure) -> HeadLine in
+                if bytes.isEmpty { return .empty }
+                if !hadRequestLine { return .requestLine(try RequestHeadGrammar.requestLine(bytes), bytes.count) }
+                guard !fieldsFull else { throw Self.tooManyFields }
+                return .field(try RequestHeadGrammar.field(bytes), bytes.count)
+            }
+            guard let read else { return nil }
             line = read
         } catch  where error.status == 431 && !hadRequestLine {
             throw RequestFailure(status: 414, reason: "the request line is longer than \(maxHeaderBytes) bytes")
         }
-        headBytes += line.count + 2
-        guard hadRequestLine else {
+        switch line {
+        case .empty where !hadRequestLine:
             // Empty lines before a request line are ignored (RFC 9112, 2.2), within the head's budget.
-            if !line.isEmpty { requestLine = try RequestHeadGrammar.requestLine(line[...]) }
+            headBytes += 2
             return .needMore
-        }
-        guard line.isEmpty else {
-            guard headers.count < Self.maxFieldCount else { throw tooManyFields }
-            let field = try RequestHeadGrammar.field(line[...])
+        case .requestLine(let parsed, let count):
+            headBytes += count + 2
+            requestLine = parsed
+            return .needMore
+        case .field(let field, let count):
+            headBytes += count + 2
             headers.add(field.name, field.value)
             return .needMore
+        case .empty:
+            headBytes += 2
         }
         let version = requestLine?.version ?? .http11
         let framing = try RequestHeadGrammar.framing(headers, version: version, maxBodyBytes: maxBodyBytes)
@@ -164,7 +176,14 @@ struct RequestParser {
         return expectsContinue ? .continueNeeded : .needMore
     }
 
-    private var tooManyFields: RequestFailure {
+    /// A line of a head, parsed where it lay, and its length without its ending.
+    private enum HeadLine {
+        case empty
+        case requestLine(RequestHeadGrammar.RequestLine, Int)
+        case field(HTTPHeaders.Field, Int)
+    }
+
+    private static var tooManyFields: RequestFailure {
         RequestFailure(status: 431, reason: "the head has more than \(Self.maxFieldCount) fields")
     }
 
@@ -192,8 +211,7 @@ struct RequestParser {
         guard end < budget else { throw lineTooLong(budget) }
         scanned = 0
         let parsed = try input.withBytes(0..<end) { (bytes) throws(RequestFailure) -> Line in
-            var line = bytes
-            if line.last == carriageReturn { line.removeLast() }
+            let line = bytes.last == carriageReturn ? bytes.dropLast() : bytes
             guard !line.contains(carriageReturn) else { throw RequestFailure.malformed("a bare CR in a line") }
             return try parse(line)
         }

@@ -40,30 +40,70 @@ enum ResponseEncoding {
     static func head(
         status: Int, headers: HTTPHeaders, framing: Framing, connection: ConnectionField
     ) -> [UInt8] {
-        var text = "HTTP/1.1 \(status) \(ReasonPhrases.phrase(for: status))\r\n"
+        var bytes: [UInt8] = []
+        appendHead(to: &bytes, status: status, headers: headers, framing: framing, connection: connection)
+        return bytes
+    }
+
+    /// Appends a head's bytes to `bytes`, written straight from the fields' UTF-8 (no text is built).
+    static func appendHead(
+        to bytes: inout [UInt8], status: Int, headers: HTTPHeaders, framing: Framing, connection: ConnectionField
+    ) {
+        bytes.reserveCapacity(bytes.count + 128)
+        bytes.append(contentsOf: "HTTP/1.1 ".utf8)
+        appendDecimal(status, to: &bytes)
+        bytes.append(space)
+        bytes.append(contentsOf: ReasonPhrases.phrase(for: status).utf8)
+        bytes.append(contentsOf: crlf)
         for field in headers where isSendable(field) && !isFraming(field.name) {
-            text += "\(field.name): \(field.value)\r\n"
+            bytes.append(contentsOf: field.name.utf8)
+            bytes.append(contentsOf: ": ".utf8)
+            bytes.append(contentsOf: field.value.utf8)
+            bytes.append(contentsOf: crlf)
         }
         switch framing {
-        case .length(let count): text += "Content-Length: \(count)\r\n"
-        case .chunked: text += "Transfer-Encoding: chunked\r\n"
+        case .length(let count):
+            bytes.append(contentsOf: "Content-Length: ".utf8)
+            appendDecimal(count, to: &bytes)
+            bytes.append(contentsOf: crlf)
+        case .chunked: bytes.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8)
         case .untilClose, .bodiless: break
         }
         switch connection {
         case .none: break
-        case .close: text += "Connection: close\r\n"
-        case .keepAlive: text += "Connection: keep-alive\r\n"
+        case .close: bytes.append(contentsOf: "Connection: close\r\n".utf8)
+        case .keepAlive: bytes.append(contentsOf: "Connection: keep-alive\r\n".utf8)
         }
-        text += "\r\n"
-        return Array(text.utf8)
+        bytes.append(contentsOf: crlf)
     }
+
+    /// Appends the decimal digits of `value` (a negative one as 0).
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        var rest = max(value, 0)
+        var divisor = 1
+        while divisor <= rest / 10 { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(truncatingIfNeeded: rest / divisor) + 0x30)
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
+    private static let space = UInt8(ascii: " ")
 
     /// The interim answer to `Expect: 100-continue`.
     static let continueHead = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
-    /// The head of one chunk of `count` bytes (its data and a CRLF follow).
-    static func chunkHead(_ count: Int) -> [UInt8] {
-        Array((String(count, radix: 16) + "\r\n").utf8)
+    /// Appends the head of one chunk of `count` bytes (its size in hexadecimal; its data and a CRLF follow).
+    static func appendChunkHead(_ count: Int, to bytes: inout [UInt8]) {
+        var shift = 60
+        while shift > 0, (count >> shift) & 0xF == 0 { shift -= 4 }
+        while shift >= 0 {
+            let digit = UInt8(truncatingIfNeeded: (count >> shift) & 0xF)
+            bytes.append(digit < 10 ? 0x30 + digit : 0x61 + digit - 10)
+            shift -= 4
+        }
+        bytes.append(contentsOf: crlf)
     }
 
     static let crlf: [UInt8] = [0x0D, 0x0A]
@@ -78,9 +118,13 @@ enum ResponseEncoding {
         return head(status: failure.status, headers: headers, framing: .length(body.count), connection: .close) + body
     }
 
+    /// `Content-Length`, `Transfer-Encoding`, `Connection` or `Keep-Alive`, in any case.
     private static func isFraming(_ name: String) -> Bool {
-        ["Content-Length", "Transfer-Encoding", "Connection", "Keep-Alive"].contains {
-            HTTPHeaders.sameName($0, name)
+        switch name.utf8.count {
+        case 10: HTTPHeaders.sameName(name, "Connection") || HTTPHeaders.sameName(name, "Keep-Alive")
+        case 14: HTTPHeaders.sameName(name, "Content-Length")
+        case 17: HTTPHeaders.sameName(name, "Transfer-Encoding")
+        default: false
         }
     }
 
