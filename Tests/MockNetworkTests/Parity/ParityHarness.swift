@@ -6,9 +6,10 @@ import XCTest
     import FoundationNetworking
 #endif
 
-// The parity suite runs one piece of client code twice: against `LoopbackServer` (real HTTP on
-// 127.0.0.1) and against a MockNetwork registry whose handlers answer the same routes at the same
-// URLs. What the client can observe must be the same; where Linux's Foundation makes that
+// The parity suite runs one piece of client code three times: against `LoopbackServer` (real HTTP on
+// 127.0.0.1), against a MockNetwork registry whose handlers answer the same routes at the same
+// URLs, and against such a registry served over HTTP by `MockServer` (a plain session, a real
+// exchange). What the client can observe must be the same; where Linux's Foundation makes that
 // impossible, the scenario names the difference it pins.
 
 /// Everything the client code can observe of one exchange, and what the other side received.
@@ -95,6 +96,8 @@ struct ParityScenario: Sendable {
     /// Fields that differ for a reason Foundation gives, documented in `LinuxDifferences`: the scenario
     /// asserts they differ, and the rest match.
     var pinned: [String] = []
+    /// Fields in which the served registry differs from the server, for the reason the scenario gives.
+    var servedPinned: [String] = []
     let run: Run
 }
 
@@ -196,8 +199,11 @@ enum ParityHarness {
         return "\(error.domain) \(error.code)"
     }
 
-    /// Runs `scenario` against a fresh server and a fresh registry; returns both observations.
-    static func observe(_ scenario: ParityScenario) async throws -> (server: Observation, mock: Observation) {
+    /// Runs `scenario` against a fresh server, a fresh registry, and a fresh registry served over
+    /// HTTP; returns the three observations.
+    static func observe(
+        _ scenario: ParityScenario
+    ) async throws -> (server: Observation, mock: Observation, served: Observation) {
         let makeRecorder = { @Sendable in
             ParityRecorder(disposition: scenario.disposition, followsRedirects: scenario.followsRedirects)
         }
@@ -216,17 +222,7 @@ enum ParityHarness {
                 defaults: true)
         }
 
-        let mocks = MockRegistry()
-        for (key, response) in scenario.routes {
-            let parts = key.split(separator: " ", maxSplits: 1).map(String.init)
-            let headers = Dictionary(response.headers, uniquingKeysWith: { first, _ in first })
-            let body = response.body
-            let status = response.status
-            let delay = response.delay
-            mocks.register(.url(server.baseURL.absoluteString + parts[1]).method(parts[0])) { _ in
-                try MockResponse(status: status, headers: headers, body: body).delayed(by: delay)
-            }
-        }
+        let mocks = registry(answering: scenario.routes, at: server.baseURL)
         let mockConfiguration = mocks.configuration
         scenario.configure(mockConfiguration)
         let before = server.received.count
@@ -244,10 +240,13 @@ enum ParityHarness {
                 method: request.method, target: target, headers: headers, body: request.body, defaults: false)
         }
         _ = mocks.takeFailures()
-        return (serverObservation, mockObservation)
+        let servedObservation = try await observeServed(scenario, as: server.baseURL, makeRecorder)
+        XCTAssertEqual(server.received.count, before, "\(scenario.name): the served run reached the server")
+        return (serverObservation, mockObservation, servedObservation)
     }
 
-    private static func observe(
+    /// What the scenario's client code observes on a session of `configuration`, its URLs on `base`.
+    static func observe(
         _ scenario: ParityScenario, configuration: URLSessionConfiguration, base: URL,
         _ makeRecorder: @Sendable () -> ParityRecorder
     ) async throws -> (observation: Observation, session: URLSession) {
@@ -280,7 +279,7 @@ enum ParityHarness {
     /// HTTP stack puts in when the client set none are left out: libcurl's and Linux Foundation's
     /// (`Accept: */*`, their `User-Agent`, `Accept-Language: en`), and Apple's (a CFNetwork
     /// `User-Agent`, an `Accept-Language` from the user's languages). None of them reaches a protocol.
-    private static func describeReceived(
+    static func describeReceived(
         method: String, target: String, headers: [String: String], body: Data, defaults: Bool
     ) -> String {
         var fields = headers.filter { !transportHeaders.contains($0.key) }

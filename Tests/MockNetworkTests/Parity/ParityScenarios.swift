@@ -139,7 +139,13 @@ enum ParityScenarios {
         ParityScenario(name: "httpBody, delegate (progress)", routes: ["POST /upload": Route(text: "ok")]) {
             await $0.delegate($0.request("POST", "/upload", body: Data(repeating: 1, count: 2048)))
         },
-        ParityScenario(name: "httpBodyStream", routes: ["POST /stream": Route(text: "ok")]) { client in
+        ParityScenario(
+            name: "httpBodyStream", routes: ["POST /stream": Route(text: "ok")],
+            // Linux's Foundation sends a stream with both `Transfer-Encoding: chunked` and the
+            // `Content-Length` the client set; MockServer refuses such a request (400), as RFC 9112
+            // (6.3) lets a server do, where the loopback server reads the chunks.
+            servedPinned: onLinux(["status", "headers", "body", "expectedContentLength", "received"])
+        ) { client in
             var request = client.request("POST", "/stream", headers: ["Content-Length": "5"])
             request.httpBodyStream = InputStream(data: Data("hello".utf8))
             return await client.data(request)
@@ -240,7 +246,9 @@ enum ParityScenarios {
                 // MockNetwork resolves it against the request's URL (RFC 3986), as Apple's does.
                 pinned: onLinux([
                     "status", "headers", "body", "expectedContentLength", "responseURL", "events", "received",
-                ])
+                ]),
+                // Served, the 404 for the URL Linux's Foundation makes is MockNetwork's report.
+                servedPinned: onLinux(["headers", "body", "expectedContentLength"])
             ) {
                 await $0.data($0.request("GET", "/a/b/old"))
             })
@@ -256,7 +264,8 @@ enum ParityScenarios {
                 pinned: onLinux([
                     "status", "headers", "body", "expectedContentLength", "responseURL", "currentRequest", "events",
                     "received",
-                ])
+                ]),
+                servedPinned: onLinux(["headers", "body", "expectedContentLength"])
             ) {
                 await $0.completion($0.request("GET", "/a/b/old"))
             })

@@ -1,6 +1,7 @@
 import Foundation
 import MockNetwork
 import MockNetworkServer
+import MockNetworkTesting
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -206,6 +207,31 @@ final class MockServerTests: XCTestCase {
             }
         }
         XCTAssertEqual(mocks.requests.map(\.method), ["HEAD", "GET", "GET"])
+    }
+
+    func testChecksAfterTheFactCountTheServedRequests() async throws {
+        let mocks = MockRegistry()
+        let orders = RequestMatch.url("https://api.example.com/orders").method("POST")
+        mocks.register(orders) { _ in try .status(201) }
+        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
+        defer { server.stop() }
+        try await withWatchdog(20) {
+            for quantity in [1, 2] {
+                var request = URLRequest(url: server.url("/orders"))
+                request.httpMethod = "POST"
+                request.httpBody = Data(#"{"quantity":\#(quantity)}"#.utf8)
+                let (response, _) = try await fetch(request)
+                XCTAssertEqual(response.statusCode, 201)
+            }
+        }
+        let bodies = mocks.requests(matching: orders).map { String(decoding: $0.body, as: UTF8.self) }
+        XCTAssertEqual(bodies, [#"{"quantity":1}"#, #"{"quantity":2}"#])
+        mocks.expect(orders, count: .exactly(2))
+        mocks.expect(.host("tracker.example.com"), count: .never)
+        let miscount = try XCTUnwrap(mocks.countFailure(orders, .exactly(3)))
+        XCTAssertTrue(miscount.contains("exactly 3 requests"), miscount)
+        XCTAssertTrue(miscount.contains("https://api.example.com/orders"), miscount)
+        XCTAssertTrue(mocks.failures.isEmpty, "\(mocks.failures)")
     }
 
     func testAnOriginWithAPathIsRefused() {

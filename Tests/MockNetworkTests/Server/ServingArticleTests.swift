@@ -7,7 +7,8 @@ import XCTest
     import FoundationNetworking
 #endif
 
-/// The code of `MockNetworkServer.docc` is the code of the test here, which runs it against a server.
+/// The code of `MockNetworkServer.docc` is the code of the test here, which runs it against a server,
+/// or of the tests of `Examples/ServerSide` (AsyncHTTPClient and a generated OpenAPI client).
 final class ServingArticleTests: XCTestCase {
     func testTheArticlesCodeAnswersOverHTTP() async throws {
         try await withWatchdog(20) {
@@ -42,7 +43,15 @@ final class ServingArticleTests: XCTestCase {
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let catalog = root.appendingPathComponent("Sources/MockNetworkServer/MockNetworkServer.docc")
-        let source = code(try String(contentsOf: here, encoding: .utf8).components(separatedBy: "\n"))
+        // The AsyncHTTPClient and OpenAPI snippets run in the example package, which has those
+        // dependencies: its tests are code a snippet may be, each file on its own.
+        let example = root.appendingPathComponent("Examples/ServerSide/Tests/TodosTests")
+        let exampleFiles = try FileManager.default.contentsOfDirectory(atPath: example.path)
+            .filter { $0.hasSuffix(".swift") }.sorted()
+        XCTAssertTrue(exampleFiles.contains("ArticleSnippetTests.swift"), "\(exampleFiles)")
+        let sources = try ([here] + exampleFiles.map { example.appendingPathComponent($0) }).map {
+            code(try String(contentsOf: $0, encoding: .utf8).components(separatedBy: "\n"))
+        }
         let pages = try FileManager.default.contentsOfDirectory(atPath: catalog.path).filter { $0.hasSuffix(".md") }
         XCTAssertEqual(pages.sorted(), ["MockNetworkServer.md", "ServingOverHTTP.md"])
         var count = 0
@@ -51,17 +60,21 @@ final class ServingArticleTests: XCTestCase {
             for block in swiftBlocks(in: text) {
                 count += 1
                 let lines = code(block)
-                let found = (0...max(0, source.count - lines.count)).contains {
-                    Array(source[$0..<$0 + lines.count]) == lines
+                let found = sources.contains { source in
+                    (0...max(0, source.count - lines.count)).contains {
+                        $0 + lines.count <= source.count && Array(source[$0..<$0 + lines.count]) == lines
+                    }
                 }
                 XCTAssertTrue(
-                    found, "\(page): a snippet that is not the code of this file:\n\(block.joined(separator: "\n"))")
+                    found,
+                    "\(page): a snippet that is not the code of this file or the example's tests:\n"
+                        + block.joined(separator: "\n"))
                 for line in block where line.count > 74 {
                     XCTAssertLessThanOrEqual(line.count, 74, "\(page): too wide for DocC's code box: \(line)")
                 }
             }
         }
-        XCTAssertEqual(count, 3)
+        XCTAssertEqual(count, 6)
     }
 
     /// The lines of each ```swift block of `text`.
