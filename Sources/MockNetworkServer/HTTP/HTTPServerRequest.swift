@@ -29,8 +29,10 @@ package struct HTTPServerRequest: Sendable {
     }
 
     /// Whether the connection stays open after the answer, as the request asks: HTTP/1.1 unless it
-    /// says `Connection: close`, HTTP/1.0 only when it says `Connection: keep-alive`.
+    /// says `Connection: close`, HTTP/1.0 only when it says `Connection: keep-alive`; never after a
+    /// request framed both by `Transfer-Encoding` and `Content-Length` (RFC 9112, 6.3).
     package var keepsConnectionOpen: Bool {
+        if headers.contains("Transfer-Encoding"), headers.contains("Content-Length") { return false }
         guard headers.contains("Connection") else { return version >= .http11 }
         let tokens = headers.tokens(for: "Connection")
         if tokens.contains("close") { return false }

@@ -72,10 +72,11 @@ enum RequestHeadGrammar {
         }
         let lengths = headers.contains("Content-Length") ? headers.values(for: "Content-Length") : []
         if headers.contains("Transfer-Encoding") {
-            // RFC 9112 (6.1, 6.3): both framings at once, or a transfer coding in HTTP/1.0, is a
-            // message a server must not guess at (request smuggling).
+            // RFC 9112 (6.1, 6.3): a transfer coding in HTTP/1.0 is a message a server must not guess
+            // at. With both framings the chunks win and the length is ignored; the connection closes
+            // after the answer (`keepsConnectionOpen`), so no byte after the chunks is read as a
+            // request of its own (request smuggling). Linux's URLSession sends a body stream so.
             guard version >= .http11 else { throw .malformed("Transfer-Encoding in an HTTP/1.0 request") }
-            guard lengths.isEmpty else { throw .malformed("both Transfer-Encoding and Content-Length") }
             let codings = headers.tokens(for: "Transfer-Encoding")
             guard codings.last == "chunked" else { throw .malformed("a request body whose last coding is not chunked") }
             guard codings.count == 1 else {

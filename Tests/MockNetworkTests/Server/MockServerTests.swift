@@ -209,6 +209,34 @@ final class MockServerTests: XCTestCase {
         XCTAssertEqual(mocks.requests.map(\.method), ["HEAD", "GET", "GET"])
     }
 
+    /// Linux's URLSession sends a body stream with `Transfer-Encoding: chunked` and the
+    /// `Content-Length` its client set: the chunks are the body, and the connection closes after
+    /// the answer, so bytes after them are never answered as a request of their own.
+    func testARequestFramedBothWaysIsReadByItsChunksAndNothingAfterItIsAnswered() async throws {
+        let mocks = MockRegistry()
+        mocks.register("https://api.example.com/upload", method: "POST") { request in
+            try .text("got " + String(decoding: request.httpBody ?? Data(), as: UTF8.self))
+        }
+        mocks.register("https://api.example.com/smuggled") { _ in try .text("smuggled") }
+        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
+        defer { server.stop() }
+        try await withWatchdog(20) {
+            try await offThread {
+                let client = try RawHTTPClient(port: server.port)
+                client.send(
+                    "POST /upload HTTP/1.1\r\nHost: api.example.com\r\nContent-Length: 5\r\n"
+                        + "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+                        + "GET /smuggled HTTP/1.1\r\nHost: api.example.com\r\n\r\n")
+                let response = try client.readResponse()
+                XCTAssertEqual(response.status, 200)
+                XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "got hello")
+                XCTAssertEqual(response.headers["Connection"], "close")
+                XCTAssertThrowsError(try client.readResponse(), "a second answer came: the smuggled request")
+            }
+        }
+        XCTAssertEqual(mocks.requests.map(\.url.path), ["/upload"])
+    }
+
     func testChecksAfterTheFactCountTheServedRequests() async throws {
         let mocks = MockRegistry()
         let orders = RequestMatch.url("https://api.example.com/orders").method("POST")
