@@ -19,6 +19,8 @@ import Foundation
 final class LaunchForwarder: Sendable {
     /// `http://127.0.0.1:<port>`, without a trailing `/`.
     let server: String
+    /// The same, as a URL.
+    private let serverURL: URL
     private let secret: String
 
     /// A forwarder to the server `value` names, with `secret`.
@@ -38,6 +40,7 @@ final class LaunchForwarder: Sendable {
                 value, reason: "comes without the server's secret (\(LaunchSettings.secretVariable))")
         }
         server = value.hasSuffix("/") ? String(value.dropLast()) : value
+        serverURL = url
         self.secret = secret
     }
 
@@ -74,7 +77,7 @@ final class LaunchForwarder: Sendable {
         if !target.hasPrefix("/") { target = "/" + target }
         if let query = components?.percentEncodedQuery { target += "?" + query }
         var request = URLRequest(
-            url: URL(string: server + target) ?? URL(string: server)!, cachePolicy: .reloadIgnoringLocalCacheData,
+            url: URL(string: server + target) ?? serverURL, cachePolicy: .reloadIgnoringLocalCacheData,
             // MockNetwork's own deadline for the app's request comes first, and cancels this one.
             timeoutInterval: original.timeoutInterval + 10)
         request.httpMethod = original.httpMethod ?? "GET"

@@ -237,6 +237,41 @@ final class LiveHandlerTests: XCTestCase {
         XCTAssertEqual(error?.failingURL?.absoluteString, "https://api.example.com/user")
     }
 
+    func testARequestTheTestsRegistryWouldPassToTheNetworkFailsTheApp() async throws {
+        let mocks = MockRegistry(unmatched: .passToNetwork)
+        let server = try MockServer(serving: mocks)
+        defer { server.stop() }
+        let app = try launchedApp(server)
+        let error = try await withWatchdog(20) { () -> URLError? in
+            do {
+                _ = try await app.session.data(from: URL(string: "https://api.example.com/user")!)
+                return nil
+            } catch {
+                return error as? URLError
+            }
+        }
+        XCTAssertEqual(error?.code, .resourceUnavailable)
+        XCTAssertTrue(
+            error?.localizedDescription.hasPrefix("MockNetwork: a served request does not go to the network") == true,
+            error?.localizedDescription ?? "no error")
+    }
+
+    func testAHeadRequestGetsTheLengthAndNoBody() async throws {
+        let mocks = MockRegistry()
+        mocks.register("https://api.example.com/file") { _ in try .text("twelve bytes") }
+        let server = try MockServer(serving: mocks)
+        defer { server.stop() }
+        let app = try launchedApp(server)
+        let (data, response) = try await withWatchdog(20) {
+            var request = URLRequest(url: URL(string: "https://api.example.com/file")!)
+            request.httpMethod = "HEAD"
+            return try await app.session.data(for: request)
+        }
+        XCTAssertEqual(data, Data())
+        XCTAssertEqual((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Length"), "12")
+        XCTAssertEqual(mocks.requests.map(\.method), ["HEAD"])
+    }
+
     func testARedirectIsFollowedThroughTheTestsHandlers() async throws {
         let mocks = MockRegistry()
         mocks.register("https://api.example.com/old") { _ in
