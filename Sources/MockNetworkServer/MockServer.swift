@@ -32,6 +32,8 @@ import MockNetwork
 /// registry stops when the test ends, after its failures are reported; elsewhere call ``stop()``
 /// (in `tearDown`, or with `defer`), or release the server.
 ///
+/// A UI test's app can send every request here too, with its original URL: see ``launchEnvironment``.
+///
 /// What the handlers see: the method, the header fields but those that frame the connection
 /// (`Host`, `Connection`, `Content-Length`, `Transfer-Encoding`, `Expect` and the like), and the body.
 /// An error a handler throws (other than a `MockNetworkError`) closes the connection without an
@@ -46,6 +48,8 @@ public final class MockServer: Sendable, StopsWithTest {
     public let url: URL
     /// The port it listens on.
     public let port: Int
+    /// What an app's forwarded requests must carry (``launchEnvironment``): 32 random bytes, in hex.
+    let secret: String
     private let server: HTTPServer
 
     /// An origin given to ``MockServer/init(serving:as:limits:)`` that is not a scheme and a host
@@ -76,7 +80,8 @@ public final class MockServer: Sendable, StopsWithTest {
             guard let origin = ServedOrigin(text) else { throw InvalidOrigin(origin: text) }
             return origin
         }
-        let responder = RegistryResponder(registry: registry, origins: served)
+        secret = Self.newSecret()
+        let responder = RegistryResponder(registry: registry, origins: served, secret: secret)
         server = try HTTPServer(limits: limits, responder: responder)
         responder.setOwnOrigin(ServedOrigin("http://127.0.0.1:\(server.port)")!)
         self.registry = registry

@@ -40,12 +40,15 @@ struct ServedOrigin: Sendable {
 final class RegistryResponder: HTTPResponder {
     private let registry: MockRegistry
     private let origins: [ServedOrigin]
+    /// What an app's forwarded requests carry (``ForwardedRequest``).
+    private let secret: String
     /// The server's own origin, for requests when no origin is given (known once it listens).
     private let ownOrigin = Locked<ServedOrigin?>(nil)
 
-    init(registry: MockRegistry, origins: [ServedOrigin]) {
+    init(registry: MockRegistry, origins: [ServedOrigin], secret: String) {
         self.registry = registry
         self.origins = origins
+        self.secret = secret
     }
 
     func setOwnOrigin(_ origin: ServedOrigin) {
@@ -59,7 +62,21 @@ final class RegistryResponder: HTTPResponder {
     ]
 
     func respond(to request: HTTPServerRequest, writer: HTTPResponseWriter) {
-        guard let urlRequest = urlRequest(for: request) else {
+        let forwarded: ForwardedRequest?
+        switch ForwardedRequest.read(request, secret: secret) {
+        case .plain:
+            forwarded = nil
+        case .forwarded(let found):
+            forwarded = found
+        case .refused(let reason):
+            // Not the launched app's: no handler runs, and the test fails saying why.
+            registry.recordServedFailure(reason)
+            var fields = Self.textFields
+            fields.add(ForwardingFields.failure, "refused")
+            writer.respond(status: 403, headers: fields, body: Data((reason + "\n").utf8))
+            return
+        }
+        guard let urlRequest = forwarded?.urlRequest(for: request) ?? urlRequest(for: request) else {
             writer.respond(
                 status: 400, headers: ["Content-Type": "text/plain; charset=utf-8"],
                 body: Data("MockServer: the request target \(request.target) makes no URL.\n".utf8))
@@ -76,11 +93,22 @@ final class RegistryResponder: HTTPResponder {
             case .end:
                 writer.end()
             case .unmatched(let report):
-                writer.respond(status: 404, headers: Self.textFields, body: Data((report + "\n").utf8))
+                var fields = Self.textFields
+                if forwarded != nil { fields.add(ForwardingFields.failure, "unmatched") }
+                writer.respond(status: 404, headers: fields, body: Data((report + "\n").utf8))
             case .notServed(let reason):
-                writer.respond(status: 501, headers: Self.textFields, body: Data((reason + "\n").utf8))
+                var fields = Self.textFields
+                if forwarded != nil { fields.add(ForwardingFields.failure, "not-served") }
+                writer.respond(status: 501, headers: fields, body: Data((reason + "\n").utf8))
             case .failed(let error):
-                if !headSent.withLock({ $0 }), let error = error as? MockNetworkError {
+                if forwarded != nil, !headSent.withLock({ $0 }) {
+                    // The app fails with this error, as its request would in a unit test.
+                    let error = error as NSError
+                    var fields = Self.textFields
+                    fields.add(ForwardingFields.failure, "error \(error.domain) \(error.code)")
+                    let text = error.localizedDescription
+                    writer.respond(status: 502, headers: fields, body: Data((text + "\n").utf8))
+                } else if !headSent.withLock({ $0 }), let error = error as? MockNetworkError {
                     writer.respond(status: 500, headers: Self.textFields, body: Data((error.description + "\n").utf8))
                 } else {
                     writer.abort()

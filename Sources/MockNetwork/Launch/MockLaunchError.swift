@@ -3,7 +3,7 @@ import Foundation
 /// Why an app launched by a UI test could not set up the mocks the test asked for, or why the test
 /// could not read what they saw.
 ///
-/// ``MockRegistry/launched(stubs:in:redaction:environment:requestLogLimit:)`` throws the first four at launch (and
+/// ``MockRegistry/launched(stubs:in:redaction:environment:requestLogLimit:)`` throws the first five at launch (and
 /// writes them to the report, where the test side finds them); MockNetworkTesting's report reader
 /// throws the others.
 public enum MockLaunchError: Error, Equatable, CustomStringConvertible, LocalizedError {
@@ -16,6 +16,9 @@ public enum MockLaunchError: Error, Equatable, CustomStringConvertible, Localize
     case unknownArchive(String, archives: [String], bundle: String)
     /// `MOCKNETWORK_RECORD` asks to record into an archive named by a bundle name, not a path.
     case recordingNeedsPath(String, mode: String)
+    /// `MOCKNETWORK_SERVER` names something that is not a `MockServer` the app can forward to (`reason`
+    /// says why: not an `http` URL on 127.0.0.1, or no `MOCKNETWORK_SERVER_SECRET` beside it).
+    case invalidServer(String, reason: String)
     /// The test's environment names no report file: the launch was not set up with MockNetworkTesting.
     case noReportPath
     /// No report appeared at `path` within `timeout` seconds.
@@ -51,6 +54,11 @@ public enum MockLaunchError: Error, Equatable, CustomStringConvertible, Localize
                 + "\"\(name)\", which is a name in the app's bundle, not a file: a recording there would be lost "
                 + "with the next build. Set \(LaunchSettings.archiveVariable) to a path in your source tree "
                 + "(on the Simulator the app can write there), then copy the file into the app's resources."
+        case .invalidServer(let value, let reason):
+            "MockNetwork: the launch environment names \"\(value)\" as the UI test's MockServer "
+                + "(\(LaunchSettings.serverVariable)), which \(reason). Put the server in the app's launch "
+                + "environment with launchEnvironment.mockNetwork(server: server) (MockNetworkServer), which sets "
+                + "\(LaunchSettings.serverVariable) and \(LaunchSettings.secretVariable) together."
         case .noReportPath:
             "MockNetwork: the launch environment names no report file (\(LaunchSettings.reportVariable)). "
                 + "Call mockNetwork(scenario:) or mockNetwork(archive:) on the launch environment before the "

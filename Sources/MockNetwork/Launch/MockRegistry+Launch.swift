@@ -31,7 +31,13 @@ extension MockRegistry {
     ///   value with a `/`); entries for one request answer in their recorded order. With
     ///   `MOCKNETWORK_RECORD=once` (`rewrite`, `missing`) and a path, requests nothing answers go to the
     ///   real server and are recorded into that file, redacted by `redaction`.
-    /// - With both, the scenario's stubs win over the archive's entries.
+    /// - `MOCKNETWORK_SERVER=http://127.0.0.1:54321` with `MOCKNETWORK_SERVER_SECRET` (MockNetworkServer's
+    ///   `launchEnvironment.mockNetwork(server:)` writes both): every request goes to the UI test's
+    ///   `MockServer` with its original URL, method, header fields and body, and the test's handlers
+    ///   answer it, live (the test registers, changes, holds and awaits requests as in a unit test). The
+    ///   answer comes back whole, once the handler finished it. The server must be running while the app
+    ///   runs; on a device it cannot be reached (it listens on the Mac's loopback): use the Simulator.
+    /// - With several, the scenario's stubs win over the archive's entries, and both over the server.
     /// - A request nothing answers fails with a `URLError`, as in unit tests; it never reaches the network
     ///   unless an archive is being recorded.
     /// - `MOCKNETWORK_REPORT=/path/report.json`: what the registry saw (``MockLaunchReport``) is written
@@ -45,9 +51,10 @@ extension MockRegistry {
     ///   - environment: where the test's choices are read; the process's environment unless given.
     ///   - requestLogLimit: how many of the latest requests (with their answers' bodies) the registry
     ///     and the report keep: 100 unless given, so an app that runs long keeps a bounded amount.
-    /// - Returns: the registry, or `nil` when the environment names neither a scenario nor an archive.
+    /// - Returns: the registry, or `nil` when the environment names no scenario, archive or server.
     /// - Throws: ``MockLaunchError`` when the scenario or archive named is not in the bundle (naming
-    ///   those that are) or lacks files, or a recording is asked of a bundle name; ``HTTPArchive/LoadError``
+    ///   those that are) or lacks files, a recording is asked of a bundle name, or the server named is
+    ///   not on 127.0.0.1 or comes without its secret; ``HTTPArchive/LoadError``
     ///   for a broken archive; ``MockNetworkError/invalidRecordMode(_:)`` for a bad `MOCKNETWORK_RECORD`.
     ///   The error is also written to the report, so the test fails with it even when the app goes on
     ///   without mocks. Show or log it; never fall back to the network silently.
@@ -58,7 +65,9 @@ extension MockRegistry {
         guard let settings = LaunchSettings(environment) else { return nil }
         let registry = MockRegistry(requestLogLimit: requestLogLimit)
         do {
-            // The scenario first: checking it writes nothing, and starting a recording writes the archive.
+            // The server and the scenario first: checking them writes nothing, and starting a
+            // recording writes the archive.
+            let forwarder = try settings.server.map { try LaunchForwarder(server: $0, secret: settings.secret) }
             if let scenario = settings.scenario {
                 try LaunchScenario.register(scenario, routes: stubs, in: bundle, on: registry)
             }
@@ -66,6 +75,7 @@ extension MockRegistry {
                 try LaunchArchive.use(
                     archive, in: bundle, environment: environment, redaction: redaction, on: registry)
             }
+            forwarder?.install(on: registry)
         } catch {
             if let file = settings.report {
                 LaunchReportWriter.write(MockLaunchReport(settings: settings, launchError: "\(error)"), to: file)

@@ -38,6 +38,12 @@ extension MockRegistry {
         exchange.start(MockRegistry.Chain(request, body: body))
         return exchange
     }
+
+    /// Keeps `message` as a failure of this registry's test, for a served request that no handler may
+    /// see (an app's forwarded request with a wrong secret): reported when the test ends.
+    package func recordServedFailure(_ message: String) {
+        core.record(MockFailure(message: message, location: nil))
+    }
 }
 
 /// One served request on its way through the handlers to its client.

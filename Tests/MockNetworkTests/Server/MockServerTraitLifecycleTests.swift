@@ -1,0 +1,60 @@
+import Foundation
+import MockNetwork
+import MockNetworkServer
+import MockNetworkTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Under the `.mockNetwork` trait, a server serving the test's registry stops when the test's scope
+/// ends, after its issues are recorded; a request an app forwarded with a wrong secret is one of them.
+@Suite
+struct MockServerTraitLifecycleTests {
+    @Test func aServerOfTheTestsRegistryStopsWhenTheTestEnds() async throws {
+        let test = try #require(Test.current)
+        let finished = Shared(false)
+        endRunUnlessFinished(finished, within: 30, "a MockServer under the .mockNetwork trait")
+        defer { finished.update { $0 = true } }
+        let kept = Shared<MockServer?>(nil)
+        try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
+            let mocks = MockRegistry.current
+            mocks.register("https://api.example.com/ping") { _ in try .text("pong") }
+            let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
+            kept.update { $0 = server }
+            let session = plainSession()
+            defer { session.finishTasksAndInvalidate() }
+            let (data, _) = try await session.data(from: server.url("/ping"))
+            #expect(String(decoding: data, as: UTF8.self) == "pong")
+        }
+        // Kept past the scope, so only the end of the test's scope can have stopped it.
+        let server = try #require(kept.current)
+        #expect(throws: (any Error).self, "the port is closed") { try RawHTTPClient(port: server.port) }
+    }
+
+    @Test func aForwardedRequestWithAWrongSecretIsAnIssueOfTheTest() async throws {
+        let test = try #require(Test.current)
+        let finished = Shared(false)
+        endRunUnlessFinished(finished, within: 30, "a refused forwarded request under the .mockNetwork trait")
+        defer { finished.update { $0 = true } }
+        try await withKnownIssue {
+            try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
+                let server = try MockServer(serving: MockRegistry.current)
+                var request = URLRequest(url: server.url("/user"))
+                request.setValue("https://api.example.com/user", forHTTPHeaderField: "MockNetwork-Forwarded-URL")
+                request.setValue("not-the-secret", forHTTPHeaderField: "MockNetwork-Forwarding-Secret")
+                let session = plainSession()
+                defer { session.finishTasksAndInvalidate() }
+                let (_, response) = try await session.data(for: request)
+                #expect((response as? HTTPURLResponse)?.statusCode == 403)
+            }
+        } matching: { issue in
+            issue.messages.contains {
+                $0.hasPrefix(
+                    "MockServer: refused GET https://api.example.com/user, forwarded by an app with a secret that is "
+                        + "not this server's")
+            }
+        }
+    }
+}
