@@ -87,6 +87,8 @@ final class RegistryResponder: HTTPResponder {
             switch event {
             case .head(let status, let fields, let length):
                 headSent.withLock { $0 = true }
+                var fields = fields
+                if forwarded == nil, (300..<400).contains(status) { fields = self.servedLocations(fields) }
                 writer.begin(status: status, headers: HTTPHeaders(fields.map { ($0.name, $0.value) }), length: length)
             case .piece(let data):
                 writer.write(data)
@@ -119,6 +121,26 @@ final class RegistryResponder: HTTPResponder {
     }
 
     private static let textFields: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]
+
+    /// A redirect's `Location` on an origin the server answers as, moved to the server itself: a
+    /// client that follows it comes back here, to the same handlers, instead of going to the real
+    /// service. Other locations (relative ones, other hosts) go out as they are. An app's forwarded
+    /// request keeps its `Location`: the app follows it through its own registry.
+    private func servedLocations(_ fields: [(name: String, value: String)]) -> [(name: String, value: String)] {
+        guard let own = ownOrigin.withLock({ $0 }) else { return fields }
+        return fields.map { field in
+            guard field.name.lowercased() == "location" else { return field }
+            let lowered = field.value.lowercased()
+            for origin in origins {
+                let prefix = origin.prefix.lowercased()
+                guard lowered.hasPrefix(prefix) else { continue }
+                let rest = field.value.dropFirst(prefix.count)
+                guard rest.isEmpty || rest.first == "/" || rest.first == "?" || rest.first == "#" else { continue }
+                return (field.name, own.prefix + rest)
+            }
+            return field
+        }
+    }
 
     /// The request as the handlers see it: its URL on the origin it was sent to, its method, its
     /// fields but the connection's, and its body.

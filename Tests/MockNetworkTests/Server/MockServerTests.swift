@@ -201,12 +201,47 @@ final class MockServerTests: XCTestCase {
                 client.send("GET /old HTTP/1.1\r\nHost: api.example.com\r\n\r\n")
                 let redirect = try client.readResponse()
                 XCTAssertEqual(redirect.status, 302, "the client follows redirects itself")
-                XCTAssertEqual(redirect.headers["Location"], "https://api.example.com/page")
+                XCTAssertEqual(
+                    redirect.headers["Location"], "http://127.0.0.1:\(server.port)/page", "back to the server")
                 client.send("GET /offline HTTP/1.1\r\nHost: api.example.com\r\n\r\n")
                 XCTAssertTrue(client.waitForClose(), "a thrown URLError closes the connection without an answer")
             }
         }
         XCTAssertEqual(mocks.requests.map(\.method), ["HEAD", "GET", "GET"])
+    }
+
+    /// A redirect to an origin the server answers as comes back to the server, so a client that
+    /// follows it reaches the same handlers, never the real service; other locations go out as they are.
+    func testARedirectOnAServedOriginIsFollowedBackToTheServer() async throws {
+        let mocks = MockRegistry()
+        mocks.register("https://api.example.com/old") { _ in try .redirect(to: "https://API.example.com/new?page=2") }
+        mocks.register("https://api.example.com/new?page=2") { request in
+            try .text("new, page \(request.url?.query ?? "none")")
+        }
+        mocks.register("https://api.example.com/away") { _ in try .redirect(to: "https://other.example.com/x") }
+        mocks.register("https://api.example.com/near") { _ in try .redirect(to: "/new") }
+        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
+        defer { server.stop() }
+        try await withWatchdog(20) {
+            let session = URLSession(configuration: .ephemeral)
+            defer { session.finishTasksAndInvalidate() }
+            let (data, response) = try await session.data(from: server.url("/old"))
+            XCTAssertEqual(String(decoding: data, as: UTF8.self), "new, page page=2")
+            XCTAssertEqual(response.url?.absoluteString, "http://127.0.0.1:\(server.port)/new?page=2")
+            try await offThread {
+                let client = try RawHTTPClient(port: server.port)
+                client.send("GET /away HTTP/1.1\r\nHost: api.example.com\r\n\r\n")
+                XCTAssertEqual(try client.readResponse().headers["Location"], "https://other.example.com/x")
+                client.send("GET /near HTTP/1.1\r\nHost: api.example.com\r\n\r\n")
+                XCTAssertEqual(try client.readResponse().headers["Location"], "/new")
+            }
+        }
+        XCTAssertEqual(
+            mocks.requests.map(\.url.absoluteString),
+            [
+                "https://api.example.com/old", "https://api.example.com/new?page=2", "https://api.example.com/away",
+                "https://api.example.com/near",
+            ])
     }
 
     /// Linux's URLSession sends a body stream with `Transfer-Encoding: chunked` and the
