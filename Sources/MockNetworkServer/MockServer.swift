@@ -13,7 +13,8 @@ import MockNetwork
 /// `async` handlers, templates, sequences, `hold`), its delay passes, and a body over time
 /// (`.streamed`, `.events`, `.throttled`) goes out in chunks at its times. A request no handler
 /// matches gets `404` with MockNetwork's report as its body, and the registry keeps the failure
-/// for the test, as it does for its session. A redirect goes to the client as it is.
+/// for the test, as it does for its session. A redirect goes to the client; one to an origin the
+/// server answers as points back at the server, so a client following it never leaves loopback.
 ///
 /// Handlers are registered for the URLs the client believes it calls. A server started "as" one or
 /// more origins gives each request the URL of that origin with the request's path and query; a
