@@ -47,7 +47,9 @@ extension HTTPArchive {
     /// operation answers that operation, not every request to its URL (an app sends them all to one
     /// endpoint): the same method and endpoint, whatever the query, and an operation of the same name
     /// and type with exactly the recorded variables, compared as JSON. Repeated operations answer in
-    /// the order recorded. A variable that ``Redaction`` replaced fits any value. A recorded batch
+    /// the order recorded. A variable that ``Redaction`` replaced fits any value: the replacement of
+    /// the redaction `useArchive` is given, or `REDACTED` for
+    /// ``MockRegistry/replay(_:matching:latency:fileID:filePath:line:column:)``. A recorded batch
     /// whose answer is an array of results answers each of its operations with its own result, and a
     /// batch is answered operation by operation.
     public struct Matching: Sendable {
