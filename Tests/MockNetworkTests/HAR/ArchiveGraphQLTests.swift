@@ -150,6 +150,26 @@ final class ArchiveGraphQLTests: XCTestCase {
 
     // MARK: Redaction
 
+    func testARedactedValueFitsAnyValueWholeOrInsideAStringAndTheRestMustBeAsRecorded() async throws {
+        // As redaction leaves them: a number and a token replaced whole, a secret inside a string.
+        let recorded = #"{"input":{"pin":"REDACTED","token":"REDACTED","note":"key REDACTED here","id":7}}"#
+        let mocks = MockRegistry()
+        try mocks.replay(HTTPArchive(entries: [entry(operation(Self.createPost, recorded), answer: "{}")]))
+
+        let fits = #"{"input":{"pin":2024,"token":{"a":1},"note":"key abc-123 here","id":7}}"#
+        let answer = try await post(mocks, operation(Self.createPost, fits))
+        XCTAssertEqual(answer, "{}")
+        XCTAssertEqual(mocks.failures, [])
+        for misses in [
+            #"{"input":{"pin":1,"token":"t","note":"key abc-123 there","id":7}}"#,
+            #"{"input":{"pin":1,"token":"t","note":"key  here","id":8}}"#,
+            #"{"input":{"pin":1,"note":"key  here","id":7}}"#,
+        ] {
+            _ = await thrownError { try await self.post(mocks, self.operation(Self.createPost, misses)) }
+            XCTAssertEqual(mocks.takeFailures().count, 1, misses)
+        }
+    }
+
     func testRedactedVariablesNeverReachTheFileAndReplayStillAnswers() async throws {
         let login = "mutation LogIn($input: LogInInput!) { logIn(input: $input) { ok } }"
         let me = "query Me($token: String!) { me(token: $token) { name } }"
