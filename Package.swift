@@ -34,6 +34,10 @@ let package = Package(
         .testTarget(
             name: "StreamingChatTests", dependencies: ["StreamingChat", "MockNetworkTesting"],
             path: "Examples/StreamingChat/Tests/StreamingChatTests"),
+        .target(name: "GraphQLClient", path: "Examples/GraphQLClient/Sources/GraphQLClient"),
+        .testTarget(
+            name: "GraphQLClientTests", dependencies: ["GraphQLClient", "MockNetworkTesting"],
+            path: "Examples/GraphQLClient/Tests/GraphQLClientTests"),
         .executableTarget(
             name: "CatBreedsDemo", dependencies: ["CatBreeds", "MockNetwork"],
             path: "Examples/CatBreeds/Sources/CatBreedsDemo", resources: [.copy("Fixtures")]),

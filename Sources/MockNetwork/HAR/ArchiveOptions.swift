@@ -42,6 +42,16 @@ extension HTTPArchive {
     }
 
     /// Which requests an archive's entry answers, in the terms of ``RequestMatch``.
+    ///
+    /// With ``methodAndURL`` and ``methodAndPath``, an entry whose request carries a named GraphQL
+    /// operation answers that operation, not every request to its URL (an app sends them all to one
+    /// endpoint): the same method and endpoint, whatever the query, and an operation of the same name
+    /// and type with exactly the recorded variables, compared as JSON. Repeated operations answer in
+    /// the order recorded. A variable that ``Redaction`` replaced fits any value: the replacement of
+    /// the redaction `useArchive` is given, or `REDACTED` for
+    /// ``MockRegistry/replay(_:matching:latency:fileID:filePath:line:column:)``. A recorded batch
+    /// whose answer is an array of results answers each of its operations with its own result, and a
+    /// batch is answered operation by operation.
     public struct Matching: Sendable {
         enum Kind: Sendable {
             case methodAndURL
@@ -53,6 +63,8 @@ extension HTTPArchive {
         let kind: Kind
         /// Query parameters left out when comparing queries (those the redaction removes).
         var ignoredParameters: [String] = []
+        /// What redaction wrote in place of a secret: in a GraphQL entry's variables it fits any value.
+        var redactedValue = HTTPArchive.Redaction.standard.replacement
 
         /// The same method and the full URL, query included (the default).
         public static let methodAndURL = Matching(kind: .methodAndURL)

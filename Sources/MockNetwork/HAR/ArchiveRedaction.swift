@@ -17,7 +17,9 @@ extension HTTPArchive {
         public var queryParameters: [String]
         /// Keys whose values, at any depth of a JSON request or response body, become the string
         /// ``replacement`` (keys compared case-insensitively). The rest of the body is kept byte for
-        /// byte, and it stays valid JSON. Bodies that are not JSON are left to ``bodyStrings``.
+        /// byte, and it stays valid JSON. Bodies that are not JSON are left to ``bodyStrings``. A GraphQL
+        /// request's variables are redacted too: in a `POST`'s body, and in the JSON a `GET` sends in its
+        /// `variables` and `extensions` query items.
         public var jsonKeys: [String]
         /// Strings replaced by ``replacement`` in request and response bodies, and in the values
         /// of header fields that are kept. Empty strings are skipped.
@@ -73,6 +75,13 @@ extension HTTPArchive {
                 return Body(data, mimeType: body.mimeType)
             }
             copy.entries[index].request.body = copy.entries[index].request.body.map(redactJSON)
+            // A GraphQL `GET` carries its variables as JSON in the query (`GraphQLRedaction.swift`).
+            if let (url, removed) = Self.redactingGraphQLQuery(
+                copy.entries[index].request.url, keys: keys, replacement: redaction.replacement)
+            {
+                copy.entries[index].request.url = url
+                jsonValues.formUnion(removed)
+            }
             copy.entries[index].response.body = redactJSON(copy.entries[index].response.body)
         }
         learned.formUnion(parameterValues.union(jsonValues).filter { $0.count >= 4 && $0 != redaction.replacement })

@@ -12,6 +12,9 @@ extension MockRegistry {
     /// they were recorded, and the last one answers any request after that. An entry with no
     /// response (status 0) fails its request with `URLError(.networkConnectionLost)`.
     ///
+    /// A GraphQL entry answers its operation (name, type and variables), not every request to the
+    /// one URL an app sends its operations to; see ``HTTPArchive/Matching``.
+    ///
     /// Handlers registered as usual win over an archive's entries, however they match, so a test
     /// can replace one answer of a recording.
     ///
@@ -33,17 +36,18 @@ extension MockRegistry {
         var groups: [(match: RequestMatch, responses: [MockResponse])] = []
         var positions: [String: Int] = [:]
         for entry in archive.entries {
-            let match = matching.match(for: entry)
-            var response = try Self.mockResponse(for: entry)
             let delay = latency.delay(for: entry)
-            if delay > 0 { response = response.delayed(by: delay) }
-            // Entries that answer the same requests answer them in the order recorded.
-            let key = match.groupingKey
-            if let position = positions[key] {
-                groups[position].responses.append(response)
-            } else {
-                positions[key] = groups.count
-                groups.append((match, [response]))
+            // One answer, or one per operation of a GraphQL batch (`ArchiveGraphQL.swift`).
+            for (match, answer) in try matching.answers(for: entry) {
+                let response = delay > 0 ? answer.delayed(by: delay) : answer
+                // Entries that answer the same requests answer them in the order recorded.
+                let key = match.groupingKey
+                if let position = positions[key] {
+                    groups[position].responses.append(response)
+                } else {
+                    positions[key] = groups.count
+                    groups.append((match, [response]))
+                }
             }
         }
         for group in groups {
@@ -146,7 +150,8 @@ extension MockRegistry {
                 + (testName.map { " --filter '\($0)'" } ?? "")
         }
         let owner = testName.map { "the test \($0)" } ?? "the registry set up at \(location)"
-        let matching = settings.matching.ignoringQueryParameters(settings.redaction.queryParameters)
+        var matching = settings.matching.ignoringQueryParameters(settings.redaction.queryParameters)
+        matching.redactedValue = settings.redaction.replacement
         let inBundle = ArchiveBinding.isInsideBundle(file)
         // An archive this registry used before lets go of its file first.
         state.withLock { $0.archive = nil }

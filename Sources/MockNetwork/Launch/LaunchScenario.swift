@@ -10,7 +10,8 @@ import Foundation
 /// Each stubbed URL is answered as ``MockRegistry/stubs(_:variant:in:unmatched:)`` answers it, from
 /// `Fixtures/<scenario>/<file>` or `<scenario>/<file>`. A flow that needs the same URL to answer
 /// differently over time numbers its files: `breeds.1.json`, `breeds.2.json`, … answer the first,
-/// second, … request, and the last one answers every request after it.
+/// second, … request, and the last one answers every request after it. GraphQL operations are
+/// answered from the scenario's `graphql` folder (`LaunchGraphQLScenario`).
 enum LaunchScenario {
     /// Registers `routes` (URL → file name) on `registry`, answered from the files of `scenario`.
     ///
@@ -55,6 +56,8 @@ enum LaunchScenario {
                 return try AppStubs.response(file, variant: scenario, root: root, bundlePath: bundlePath)
             }
         }
+        // GraphQL operations answered from `graphql/<OperationName>.json` (`LaunchGraphQLScenario.swift`).
+        LaunchGraphQLScenario.register(scenario, in: bundle, on: registry)
     }
 
     /// The files that answer the stub `name` in `variant`, in the order they answer: the numbered

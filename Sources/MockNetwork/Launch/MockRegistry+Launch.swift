@@ -26,6 +26,12 @@ extension MockRegistry {
     ///   `bundle` (`Fixtures/empty/breeds.json` or `empty/breeds.json`), as
     ///   ``stubs(_:variant:in:unmatched:)`` does. Numbered files (`breeds.1.json`, `breeds.2.json`, …)
     ///   answer one request each, in order, the last one every request after it: a flow.
+    /// - A `graphql` folder in the scenario's folder (`Fixtures/empty/graphql/`) answers each GraphQL
+    ///   request, at any URL, from the file named after its operation: `GetUser.json`, or
+    ///   `GetUser.1.json`, `GetUser.2.json`, … for a flow. The file is the whole GraphQL response
+    ///   (`{"data": …}`, `{"errors": […]}`), sent in the media type the request's `Accept` asks for. An
+    ///   operation with no file is left to a URL stub or an archive entry that matches it, else fails as
+    ///   an unmatched request whose report names the operation and the files the folder holds.
     /// - `MOCKNETWORK_ARCHIVE=checkout` answers from the HAR archive `checkout.har` in `bundle` (at its
     ///   top or under `Archives/`, `Fixtures/`, `Fixtures/Archives/`), or from the file at a path (any
     ///   value with a `/`); entries for one request answer in their recorded order. With

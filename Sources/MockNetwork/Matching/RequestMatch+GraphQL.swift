@@ -12,6 +12,9 @@ extension RequestMatch {
         let type: GraphQLOperation.OperationType?
         let variables: [String: JSONValue]?
         let allVariables: Bool
+        /// What an archive's redaction wrote in place of a secret: an expected variable holding it
+        /// fits any value there (`RedactedVariables.swift`); `nil` outside archives.
+        var redactedValue: String?
 
         /// How much it narrows: a name more than variables, variables more than a type.
         var specificity: Int {
@@ -135,7 +138,7 @@ extension RequestMatch {
             if let type = rule.type, operation.type != type { return false }
             let expected = rule.variables ?? [:]
             if rule.allVariables, operation.variables.count != expected.count { return false }
-            for (key, value) in expected where operation.variables[key] != value { return false }
+            for (key, value) in expected where !rule.fits(operation.variables[key], value) { return false }
         }
         return parts.isEmpty || bodyRuleMismatches(reading).isEmpty
     }
@@ -152,7 +155,7 @@ extension RequestMatch {
         let expected = rule.variables ?? [:]
         for (key, value) in expected.sorted(by: { $0.key < $1.key }) {
             if let have = operation.variables[key] {
-                if have != value { out.append("variables.\(key) \(have) ≠ \(value)") }
+                if !rule.fits(have, value) { out.append("variables.\(key) \(have) ≠ \(value)") }
             } else {
                 out.append("variables.\(key) missing")
             }
