@@ -98,24 +98,6 @@ final class ServingArticleTests: XCTestCase {
         XCTAssertEqual(count, 6)
     }
 
-    /// The lines of each ```swift block of `text`.
-    private func swiftBlocks(in text: String) -> [[String]] {
-        var blocks: [[String]] = []
-        var current: [String]?
-        for line in text.components(separatedBy: "\n") {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if current == nil, trimmed == "```swift" {
-                current = []
-            } else if current != nil, trimmed == "```" {
-                blocks.append(current ?? [])
-                current = nil
-            } else {
-                current?.append(line)
-            }
-        }
-        return blocks
-    }
-
     /// `lines` trimmed, without blank lines.
     private func code(_ lines: [String]) -> [String] {
         lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
