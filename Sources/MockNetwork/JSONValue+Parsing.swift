@@ -108,41 +108,44 @@ struct JSONReader {
         }
     }
 
-    /// A string from its opening quote: plain runs of text are copied whole, escapes decoded.
+    /// A string from its opening quote: plain runs of text are copied whole, escapes decoded. The
+    /// common string (no escape) is made from its bytes once, with no text built up.
     private mutating func string() -> String? {
         index += 1
-        var text = ""
+        var text: String?
         var runStart = index
+        var high: UInt8 = 0
         while let byte = current {
             switch byte {
             case UInt8(ascii: "\""):
-                guard let run = run(from: runStart) else { return nil }
-                text += run
+                guard let run = run(from: runStart, ascii: high < 0x80) else { return nil }
                 index += 1
-                return text
+                guard var built = text else { return run }
+                built += run
+                return built
             case UInt8(ascii: "\\"):
-                guard let run = run(from: runStart) else { return nil }
-                text += run
+                guard let run = run(from: runStart, ascii: high < 0x80) else { return nil }
                 index += 1
                 guard let escaped = escape() else { return nil }
-                text.unicodeScalars.append(escaped)
+                var built = (text ?? "") + run
+                built.unicodeScalars.append(escaped)
+                text = built
                 runStart = index
+                high = 0
             case 0..<0x20: return nil
-            default: index += 1
+            default:
+                high |= byte
+                index += 1
             }
         }
         return nil
     }
 
     /// The bytes from `start` to the reader's place as text, or `nil` if they are not UTF-8.
-    private func run(from start: Int) -> String? {
+    private func run(from start: Int, ascii: Bool) -> String? {
         let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
-        guard slice.allSatisfy({ $0 < 0x80 }) else { return String(bytes: slice, encoding: .utf8) }
-        // ASCII: copied as it is (`String(decoding:as:)` takes a slower path for raw bytes).
-        return String(unsafeUninitializedCapacity: slice.count) { buffer in
-            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: slice)
-            return slice.count
-        }
+        guard ascii else { return String(bytes: slice, encoding: .utf8) }
+        return String(decoding: slice.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
     }
 
     private mutating func escape() -> Unicode.Scalar? {
@@ -210,10 +213,7 @@ struct JSONReader {
             skipDigits()
         }
         let digits = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
-        let text = String(unsafeUninitializedCapacity: digits.count) { buffer in
-            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: digits)
-            return digits.count
-        }
+        let text = String(decoding: digits.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
         guard let number = Double(text), number.isFinite else { return nil }
         return .number(number)
     }

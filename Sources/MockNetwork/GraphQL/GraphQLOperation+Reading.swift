@@ -155,7 +155,10 @@ struct GraphQLRequestReader {
                 "has \(error.block ? "a block string" : "a string") that never ends (from line \(error.line))",
                 fix: error.block ? "End it with \"\"\"." : "End it with \" on the same line.")
         }
-        let defined = operations.map { "\($0.type.rawValue) \($0.name ?? "(anonymous)")" }.joined(separator: ", ")
+        // Only for a failure's text: a request's lookup reads the document on every request.
+        var defined: String {
+            operations.map { "\($0.type.rawValue) \($0.name ?? "(anonymous)")" }.joined(separator: ", ")
+        }
         if let name {
             guard let operation = operations.first(where: { $0.name == name }) else {
                 throw unresolved(
