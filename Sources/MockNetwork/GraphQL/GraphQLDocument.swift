@@ -11,7 +11,7 @@ import Foundation
 /// body) is skipped; a definition ends where its top-level `{ … }` closes.
 enum GraphQLDocument {
     /// One operation definition: its type and, unless it is anonymous, its name.
-    struct Operation: Equatable {
+    struct Operation: Equatable, Sendable {
         var type: GraphQLOperation.OperationType
         var name: String?
     }
@@ -40,6 +40,21 @@ enum GraphQLDocument {
         /// Inside a definition, until its top-level `{ … }` closes.
         case inside
     }
+
+    /// ``operations(in:)``, remembered for the documents read lately: an app sends the same few
+    /// documents again and again, and a lookup reads the request's on every request (hashing a
+    /// document costs a fraction of reading it). At most 64 are kept; then the memory starts anew.
+    static func recentOperations(in document: String) throws -> [Operation] {
+        if let known = recent.withLock({ $0[document] }) { return known }
+        let operations = try operations(in: document)
+        recent.withLock { recent in
+            if recent.count >= 64 { recent.removeAll(keepingCapacity: true) }
+            recent[document] = operations
+        }
+        return operations
+    }
+
+    private static let recent = Locked([String: [Operation]]())
 
     /// The operations `document` defines, in order.
     ///

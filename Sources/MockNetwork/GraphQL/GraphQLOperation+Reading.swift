@@ -149,7 +149,7 @@ struct GraphQLRequestReader {
     private func pick(in document: String, named name: String?) throws -> GraphQLDocument.Operation {
         let operations: [GraphQLDocument.Operation]
         do {
-            operations = try GraphQLDocument.operations(in: document)
+            operations = try GraphQLDocument.recentOperations(in: document)
         } catch let error as GraphQLDocument.UnterminatedString {
             throw unresolved(
                 "has \(error.block ? "a block string" : "a string") that never ends (from line \(error.line))",
