@@ -39,7 +39,8 @@ import MockNetwork
 /// (`Host`, `Connection`, `Content-Length`, `Transfer-Encoding`, `Expect` and the like), and the body.
 /// An error a handler throws (other than a `MockNetworkError`) closes the connection without an
 /// answer, the nearest a server comes to a failed network; a `MockNetworkError` is answered `500`
-/// with its text. Requests the registry would pass to the network are answered `501`.
+/// with its text. A request the registry lets through to the network (`unmatched: .passToNetwork`,
+/// an archive that records) goes there, and its client gets what the network answered.
 public final class MockServer: Sendable, StopsWithTest {
     /// The registry whose handlers answer.
     public let registry: MockRegistry

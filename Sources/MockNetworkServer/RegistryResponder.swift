@@ -98,10 +98,6 @@ final class RegistryResponder: HTTPResponder {
                 var fields = Self.textFields
                 if forwarded != nil { fields.add(ForwardingFields.failure, "unmatched") }
                 writer.respond(status: 404, headers: fields, body: Data((report + "\n").utf8))
-            case .notServed(let reason):
-                var fields = Self.textFields
-                if forwarded != nil { fields.add(ForwardingFields.failure, "not-served") }
-                writer.respond(status: 501, headers: fields, body: Data((reason + "\n").utf8))
             case .failed(let error):
                 if forwarded != nil, !headSent.withLock({ $0 }) {
                     // The app fails with this error, as its request would in a unit test.

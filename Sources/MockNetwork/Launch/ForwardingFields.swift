@@ -12,9 +12,8 @@ package enum ForwardingFields {
     /// (and drops those the forwarding session added, such as `Accept-Encoding` or `User-Agent`).
     package static let fields = "MockNetwork-Forwarded-Fields"
     /// On an answer to a forwarded request: why it is not the handler's answer. `unmatched` (no handler
-    /// matched; the body is the report), `refused` (a wrong secret; the body says so), `not-served`
-    /// (the test's registry would pass it to the network), or `error <domain> <code>` (the handler
-    /// threw; the body is the error's description).
+    /// matched; the body is the report), `refused` (a wrong secret; the body says so), or
+    /// `error <domain> <code>` (the handler threw; the body is the error's description).
     package static let failure = "MockNetwork-Failure"
 
     /// Every field of the forwarding, lowercased.

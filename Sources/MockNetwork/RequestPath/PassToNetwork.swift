@@ -11,15 +11,41 @@ extension MockURLProtocol {
     func passToNetwork(_ request: URLRequest, registry: MockRegistry.Core, number: Int) {
         exchange.withLock { $0.waiting = .network }
         let this = WeakProtocol(self)
+        NetworkPassage.send(
+            request, for: registry, number: number,
+            // Started only if the request was not stopped meanwhile; `stopLoading` cancels it after.
+            keep: { task in
+                this.value?.exchange.withLock { exchange in
+                    guard exchange.isWorking else { return false }
+                    exchange.passthrough = task
+                    return true
+                } == true
+            },
+            done: { result in this.value?.wake(with: MockRegistry.Answer(result: result)) })
+    }
+}
+
+/// Sends a request a registry lets through to the real network, for either door (a session's
+/// protocol, a served request): its answer is recorded when the registry records an archive, and
+/// every redirect hop is held to what let the request through.
+enum NetworkPassage {
+    /// Sends `request` (number `number` in `registry`'s log) to the network. `keep` gets the task
+    /// before it starts, to cancel it when the request ends first, and says whether to start it;
+    /// `done` gets what the network answered.
+    static func send(
+        _ request: URLRequest, for registry: MockRegistry.Core, number: Int,
+        keep: @escaping @Sendable (URLSessionDataTask) -> Bool,
+        done: @escaping @Sendable (Result<(HTTPURLResponse, Data), any Error>) -> Void
+    ) {
         let started = Date()
-        // Not from here: on Linux every session's work queue targets one serial queue, which
-        // `startLoading` runs on, and making a task on any session waits for that queue.
         let recording = registry.state.withLock { $0.archive?.isRecording == true }
         let unmatched = registry.unmatched
         let taskID = Locked<Int?>(nil)
+        // Not from the caller's thread: on Linux every session's work queue targets one serial queue,
+        // which `startLoading` runs on, and making a task on any session waits for that queue.
         DispatchQueue.global().async {
-            let task = Self.network.dataTask(with: request) { data, response, error in
-                Self.redirects.forget(taskID.withLock { $0 })
+            let task = network.dataTask(with: request) { data, response, error in
+                redirects.forget(taskID.withLock { $0 })
                 let result: Result<(HTTPURLResponse, Data), any Error>
                 if let response = response as? HTTPURLResponse {
                     result = .success((response, data ?? Data()))
@@ -27,19 +53,13 @@ extension MockURLProtocol {
                     result = .failure(error ?? URLError(.badServerResponse))
                 }
                 registry.passedToNetwork(request, number: number, result: result, started: started)
-                this.value?.wake(with: MockRegistry.Answer(result: result))
+                done(result)
             }
-            // Started only if the request was not stopped meanwhile; `stopLoading` cancels it after.
-            let start = this.value?.exchange.withLock { exchange in
-                guard exchange.isWorking else { return false }
-                exchange.passthrough = task
-                return true
-            }
-            guard start == true else { return }
+            guard keep(task) else { return }
             taskID.withLock { $0 = task.taskIdentifier }
-            // Every hop is held to what let the request through: a redirect to a host the rule does
-            // not name is not followed (the client gets the redirect), and the test fails saying so.
-            Self.redirects.watch(task.taskIdentifier) { next in
+            // A redirect to a host the rule does not name is not followed (the client gets the
+            // redirect), and the test fails saying so.
+            redirects.watch(task.taskIdentifier) { next in
                 if recording || unmatched.passes(next) { return true }
                 let method = request.httpMethod ?? "GET"
                 registry.record(
@@ -56,8 +76,7 @@ extension MockURLProtocol {
         }
     }
 
-    /// The real network, for `MockRegistry.Unmatched.passToNetwork` and recording: no mock
-    /// protocol, and no cache, so that what is recorded is what the server sent.
+    /// No mock protocol, and no cache, so that what is recorded is what the server sent.
     private static let network: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil

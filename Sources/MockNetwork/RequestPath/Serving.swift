@@ -17,9 +17,6 @@ package enum ServedEvent: Sendable {
     case end
     /// No handler matched the request: the report recorded for the test, instead of any head.
     case unmatched(report: String)
-    /// The request would go to the network (an unmatched request the registry passes on, or one an
-    /// archive records), which a served request does not: why, instead of any head.
-    case notServed(reason: String)
     /// The answer is an error (a handler threw, a sequence ran out, a body fails part-way): before
     /// the head, instead of it; after it, the body is cut short.
     case failed(any Error)
@@ -28,13 +25,14 @@ package enum ServedEvent: Sendable {
 extension MockRegistry {
     /// Answers `request` (its body in `body`) as a request on this registry's session would be, for
     /// another door (the HTTP server): logged, looked up, its handler run where handlers run, its
-    /// delay waited, its body given over time as its pacing says. A redirect is answered as it is, for
-    /// the client to follow. `emit` gets the answer's events in order, from any thread; cancel the
+    /// delay waited, its body given over time as its pacing says; a request the registry lets through
+    /// to the network (`.passToNetwork`, an archive's recording) is answered with what the network
+    /// gave. A redirect is answered as it is, for the client to follow. `emit` gets the answer's events in order, from any thread; cancel the
     /// returned exchange when its client leaves, which cancels an `async` handler still running.
     package func answerServed(
         _ request: URLRequest, body: Data, emit: @escaping @Sendable (ServedEvent) -> Void
     ) -> ServedExchange {
-        let exchange = ServedExchange(core: core, emit: emit)
+        let exchange = ServedExchange(core: core, request: request, emit: emit)
         exchange.start(MockRegistry.Chain(request, body: body))
         return exchange
     }
@@ -52,32 +50,62 @@ package final class ServedExchange: Sendable {
         var cancelled = false
         var handlerTask: Task<Void, Never>?
         var timer: DispatchWorkItem?
+        var passthrough: URLSessionDataTask?
     }
 
     private let core: MockRegistry.Core
-    private let emit: @Sendable (ServedEvent) -> Void
+    private let request: URLRequest
+    private let events: @Sendable (ServedEvent) -> Void
     private let state = Locked(State())
 
-    fileprivate init(core: MockRegistry.Core, emit: @escaping @Sendable (ServedEvent) -> Void) {
+    fileprivate init(
+        core: MockRegistry.Core, request: URLRequest, emit: @escaping @Sendable (ServedEvent) -> Void
+    ) {
         self.core = core
-        self.emit = emit
+        self.request = request
+        self.events = emit
     }
 
-    /// Stops working on the request: an `async` handler's task is cancelled, nothing more is emitted.
+    /// The registry's key for this request while it is in flight.
+    private var id: Int { ObjectIdentifier(self).hashValue }
+
+    /// Stops working on the request: an `async` handler's task is cancelled, and so is a request sent
+    /// on to the network; nothing more is emitted.
     package func cancel() {
-        let (task, timer) = state.withLock { state in
+        let (task, timer, passthrough) = state.withLock { state in
             state.cancelled = true
-            defer { (state.handlerTask, state.timer) = (nil, nil) }
-            return (state.handlerTask, state.timer)
+            defer { (state.handlerTask, state.timer, state.passthrough) = (nil, nil, nil) }
+            return (state.handlerTask, state.timer, state.passthrough)
         }
         task?.cancel()
         timer?.cancel()
+        passthrough?.cancel()
+        core.ended(id)
+    }
+
+    /// Gives `event` to the door; the request is no longer in flight once its answer is complete.
+    private func emit(_ event: ServedEvent) {
+        events(event)
+        switch event {
+        case .head, .piece: break
+        case .end, .unmatched, .failed: core.ended(id)
+        }
     }
 
     private var isCancelled: Bool { state.withLock { $0.cancelled } }
 
+    /// The registry is gone: the request fails as one on its session would.
+    private func released() {
+        guard !isCancelled else { return }
+        emit(.failed(MockURLProtocol.releasedError))
+        cancel()
+    }
+
     fileprivate func start(_ chain: MockRegistry.Chain) {
         var chain = chain
+        // In flight, as a request on the registry's session is, until its answer is complete or its
+        // client leaves: a test that ends before that is told so.
+        core.began(id, chain.request, task: nil) { [weak self] in self?.released() }
         // As inside `startLoading`: an answer that runs no user code right here.
         if let answer = core.answer(&chain, inline: true) {
             proceed(answer)
@@ -149,7 +177,19 @@ package final class ServedExchange: Sendable {
             return
         }
         if answer.passToNetwork {
-            emit(.notServed(reason: Self.noNetwork))
+            NetworkPassage.send(
+                answer.request ?? request, for: core, number: answer.logNumber,
+                keep: { [self] task in
+                    state.withLock { state in
+                        guard !state.cancelled else { return false }
+                        state.passthrough = task
+                        return true
+                    }
+                },
+                done: { [self] result in
+                    state.withLock { $0.passthrough = nil }
+                    deliver(MockRegistry.Answer(result: Self.decoded(result)))
+                })
             return
         }
         switch answer.result {
@@ -209,7 +249,22 @@ package final class ServedExchange: Sendable {
         return fields.sorted { $0.name.lowercased() < $1.name.lowercased() }
     }
 
-    static let noNetwork =
-        "MockNetwork: a served request does not go to the network (unmatched: .passToNetwork and an "
-        + "archive's recording take only requests on the registry's session)."
+    /// What the network answered, as this server passes it on: URLSession gave the body decoded, so
+    /// the `Content-Encoding` it came in (and its length) no longer describe it.
+    static func decoded(
+        _ result: Result<(HTTPURLResponse, Data), any Error>
+    ) -> Result<(HTTPURLResponse, Data), any Error> {
+        guard case .success(let (response, data)) = result, let url = response.url else { return result }
+        var fields: [String: String] = [:]
+        for (key, value) in response.allHeaderFields {
+            guard let name = key as? String, let value = value as? String else { continue }
+            if ["content-encoding", "content-length"].contains(name.lowercased()) { continue }
+            fields[name] = value
+        }
+        guard
+            let passed = HTTPURLResponse(
+                url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1", headerFields: fields)
+        else { return result }
+        return .success((passed, data))
+    }
 }

@@ -237,23 +237,25 @@ final class LiveHandlerTests: XCTestCase {
         XCTAssertEqual(error?.failingURL?.absoluteString, "https://api.example.com/user")
     }
 
-    func testARequestTheTestsRegistryWouldPassToTheNetworkFailsTheApp() async throws {
-        let mocks = MockRegistry(unmatched: .passToNetwork)
+    func testARequestTheTestsRegistryPassesToTheNetworkGetsTheNetworksAnswer() async throws {
+        // The "network" is a loopback server; the app asks for its URL, and the test's registry lets
+        // that host through.
+        let upstream = try LoopbackServer(
+            routes: ["GET /user": .init(status: 200, headers: [("X-Served-By", "loopback")], text: "real")],
+            maxRequests: 2, lifetime: 20)
+        defer { upstream.stop() }
+        let mocks = MockRegistry(unmatched: .passToNetwork(hosts: ["127.0.0.1"]))
         let server = try MockServer(serving: mocks)
         defer { server.stop() }
         let app = try launchedApp(server)
-        let error = try await withWatchdog(20) { () -> URLError? in
-            do {
-                _ = try await app.session.data(from: URL(string: "https://api.example.com/user")!)
-                return nil
-            } catch {
-                return error as? URLError
-            }
-        }
-        XCTAssertEqual(error?.code, .resourceUnavailable)
-        XCTAssertTrue(
-            error?.localizedDescription.hasPrefix("MockNetwork: a served request does not go to the network") == true,
-            error?.localizedDescription ?? "no error")
+        let url = try XCTUnwrap(upstream.url("/user"))
+        let (data, response) = try await withWatchdog(20) { try await app.session.data(from: url) }
+        XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), "real")
+        XCTAssertEqual((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Served-By"), "loopback")
+        XCTAssertEqual(upstream.received.map(\.target), ["/user"])
+        XCTAssertEqual(mocks.requests.map(\.url), [url])
+        XCTAssertEqual(mocks.failures, [])
     }
 
     func testAHeadRequestGetsTheLengthAndNoBody() async throws {

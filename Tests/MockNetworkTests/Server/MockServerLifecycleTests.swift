@@ -18,11 +18,22 @@ final class MockServerLifecycleTests: FailureCapturingTestCase {
     /// The line of the registration an unmatched request's failure points at.
     private var nearestLine: Int?
 
+    /// The client of a served request the test leaves open, closed once the test has ended.
+    private var openClient: RawHTTPClient?
+
     override func tearDown() {
         capturing = true
         super.tearDown()
         capturing = false
-        if let nearestLine {
+        if let openClient {
+            XCTAssertEqual(captured.count, 1, "\(captured)")
+            XCTAssertTrue(
+                captured.first?.hasPrefix(
+                    "MockNetwork: 1 request was still in flight when the test ended: GET https://api.example.com/slow. "
+                        + "Await every request (or cancel it) before the test returns; delayed responses keep a "
+                        + "request open.") == true, "\(captured)")
+            openClient.close()
+        } else if let nearestLine {
             XCTAssertEqual(captured.count, 1, "\(captured)")
             XCTAssertTrue(
                 captured.first?.contains("no handler for GET https://api.example.com/pings") == true, "\(captured)")
@@ -61,6 +72,17 @@ final class MockServerLifecycleTests: FailureCapturingTestCase {
             let (_, response) = try await session.data(from: server.url("/pings"))
             XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 404)
         }
+    }
+
+    func testAServedRequestStillOpenWhenTheTestEndsIsReported() async throws {
+        register("https://api.example.com/slow") { _ in try MockResponse.text("late").delayed(by: 30) }
+        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
+        self.server = server
+        let client = try RawHTTPClient(port: server.port)
+        openClient = client
+        XCTAssertTrue(client.send("GET /slow HTTP/1.1\r\nHost: api.example.com\r\n\r\n"))
+        // It reached the registry; its answer is 30 s away when the test ends.
+        _ = try await mocks.nextRequest(matching: .url("https://api.example.com/slow"), timeout: 10)
     }
 
     func testAServerReleasedBeforeTheTestEndsIsNotKeptAlive() throws {

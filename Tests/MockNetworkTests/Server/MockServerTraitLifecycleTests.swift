@@ -57,4 +57,32 @@ struct MockServerTraitLifecycleTests {
             }
         }
     }
+
+    @Test func aServedRequestStillOpenWhenTheScopeEndsIsAnIssueOfTheTest() async throws {
+        let test = try #require(Test.current)
+        let finished = Shared(false)
+        endRunUnlessFinished(finished, within: 30, "a served request open at the end of a .mockNetwork scope")
+        defer { finished.update { $0 = true } }
+        let client = Shared<RawHTTPClient?>(nil)
+        defer { client.current?.close() }
+        // Kept past the scope: a server released at the end of the body closes its connections.
+        let kept = Shared<MockServer?>(nil)
+        try await withKnownIssue {
+            try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
+                let mocks = MockRegistry.current
+                mocks.register("https://api.example.com/slow") { _ in try MockResponse.text("late").delayed(by: 30) }
+                let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
+                kept.update { $0 = server }
+                let raw = try RawHTTPClient(port: server.port)
+                client.update { $0 = raw }
+                #expect(raw.send("GET /slow HTTP/1.1\r\nHost: api.example.com\r\n\r\n"))
+                _ = try await mocks.nextRequest(matching: .url("https://api.example.com/slow"), timeout: 10)
+            }
+        } matching: { issue in
+            issue.messages.contains {
+                $0.hasPrefix(
+                    "MockNetwork: 1 request was still in flight when the test ended: GET https://api.example.com/slow.")
+            }
+        }
+    }
 }
