@@ -34,8 +34,8 @@ extension Dictionary where Key == String, Value == String {
     /// app.launch()
     /// ```
     ///
-    /// Keep the server running while the app runs. It listens on the Mac's 127.0.0.1, which an app on
-    /// the Simulator reaches and one on a device does not. Beside `mockNetwork(scenario:)` or
+    /// Keep the server running while the app runs. It listens on 127.0.0.1 of the machine the UI test
+    /// runs on, where the app runs too: the Mac for the Simulator, the device for a device. Beside `mockNetwork(scenario:)` or
     /// `mockNetwork(archive:)` (MockNetworkTesting), their stubs and entries answer first, the server
     /// the rest.
     ///

@@ -189,8 +189,9 @@ final class LaunchForwarder: Sendable {
                 + "(\(LaunchSettings.serverVariable)) \(what), so \(method) \(original) got no answer "
                 + "(\(error.localizedDescription)). The UI test must keep its MockServer running while the app "
                 + "runs: start it before launching the app, keep it in a property of the test rather than a "
-                + "local that ends with a function, and end the app before the test ends. On a device, the "
-                + "Mac's 127.0.0.1 cannot be reached at all: live handlers need the Simulator."
+                + "local that ends with a function, and end the app before the test ends. The server must run "
+                + "in the UI test itself (on a device, in its test runner there): a server on the Mac is "
+                + "not on a device's 127.0.0.1."
         ]
         if let url = URL(string: original) { info[NSURLErrorFailingURLErrorKey] = url }
         return URLError(error.code, userInfo: info)

@@ -42,7 +42,8 @@ extension MockRegistry {
     ///   `MockServer` with its original URL, method, header fields and body, and the test's handlers
     ///   answer it, live (the test registers, changes, holds and awaits requests as in a unit test). The
     ///   answer comes back whole, once the handler finished it. The server must be running while the app
-    ///   runs; on a device it cannot be reached (it listens on the Mac's loopback): use the Simulator.
+    ///   runs. It listens on the loopback of the machine the UI test runs on: the Mac for the Simulator,
+    ///   the device itself for a device (the test runner runs there, beside the app).
     /// - With several, the scenario's stubs win over the archive's entries, and both over the server.
     /// - A request nothing answers fails with a `URLError`, as in unit tests; it never reaches the network
     ///   unless an archive is being recorded.
