@@ -234,7 +234,7 @@
                 #endif
                 Reporter.fail(failure.message, at: failure.location, fallback: fallback, file: #filePath, line: #line)
             }
-            Lifecycle.end(registry, through: fail) {
+            await Lifecycle.end(registry, through: fail) {
                 if failed.isSet { TrafficAttachment.attach(registry, testName: test.name) }
             }
             guard processWide.used else { return }

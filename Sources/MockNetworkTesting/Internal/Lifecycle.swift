@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import MockNetwork
 
@@ -32,6 +33,21 @@ package enum Lifecycle {
         _ registry: MockRegistry, through fail: (MockFailure) -> Void, beforeReset: () -> Void = {}
     ) {
         report(registry, through: fail)
+        beforeReset()
+        cancelAndReset(registry)
+    }
+
+    /// As ``end(_:through:beforeReset:)``, for a test whose end runs on the concurrency pool (the
+    /// trait's): the wait for what the test started happens on a Dispatch thread. It can take up to
+    /// two seconds (a request resumed and not begun) and polls while it waits; on a thread of the pool
+    /// it would keep the tests running beside this one from it, and stall their tasks and streams.
+    static func end(
+        _ registry: MockRegistry, through fail: (MockFailure) -> Void, beforeReset: () -> Void = {}
+    ) async {
+        let failures = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: registry.settledFailures()) }
+        }
+        for failure in failures { fail(failure) }
         beforeReset()
         cancelAndReset(registry)
     }
