@@ -95,10 +95,14 @@ extension MockRegistry {
             set { runner.withLock { $0 = newValue } }
         }
 
-        /// Runs `work`, which calls user code, where this registry's handlers run.
-        func runUserCode(_ work: @escaping @Sendable () -> Void) {
+        /// Runs `work`, which calls user code, where this registry's handlers run; with `here`, on
+        /// the calling thread when they run on MockNetwork's own threads and one is free (never
+        /// from Foundation's queue).
+        func runUserCode(here: Bool = false, _ work: @escaping @Sendable () -> Void) {
             if let runner = runner.withLock({ $0 }) {
                 runner.submit(work)
+            } else if here {
+                HandlerPool.shared.runHere(work)
             } else {
                 HandlerThreads.run(work)
             }

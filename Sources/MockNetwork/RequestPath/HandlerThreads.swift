@@ -78,7 +78,23 @@ final class HandlerPool: Sendable {
     }
 
     func run(_ work: @escaping @Sendable () -> Void) {
-        let starts = state.withLock { state -> Bool in
+        guard takesSlot(or: work) else { return }
+        runOnThreadOfItsOwn(work)
+    }
+
+    /// Runs `work` on the calling thread, counted among the ``width`` that run at once, when fewer
+    /// run; else it waits its turn as with ``run(_:)``. For a caller whose thread may block on user
+    /// code (a served request's connection, not Foundation's queue): no thread is woken for it.
+    func runHere(_ work: @escaping @Sendable () -> Void) {
+        guard takesSlot(or: work) else { return }
+        work()
+        // Work that waited meanwhile goes on on a thread of its own; the caller's thread is its own.
+        if let next = state.withLock({ $0.next() }) { runOnThreadOfItsOwn(next) }
+    }
+
+    /// Counts `work` as running when fewer than ``width`` run (true), else queues it (false).
+    private func takesSlot(or work: @escaping @Sendable () -> Void) -> Bool {
+        state.withLock { state -> Bool in
             guard state.running < width else {
                 state.waiting.append(work)
                 return false
@@ -86,7 +102,10 @@ final class HandlerPool: Sendable {
             state.running += 1
             return true
         }
-        guard starts else { return }
+    }
+
+    /// Runs `work`, already counted as running, then what waits, on a serial queue's thread.
+    private func runOnThreadOfItsOwn(_ work: @escaping @Sendable () -> Void) {
         DispatchQueue(label: "MockNetwork.handler").async { [self] in
             var next: (@Sendable () -> Void)? = work
             while let current = next {

@@ -112,7 +112,10 @@ package final class ServedExchange: Sendable {
         } else if chain.picked?.responder.isAsync == true {
             startAsync(chain)
         } else {
-            core.runUserCode { [self, chain] in
+            // The server's thread is the connection's own, not a queue other requests wait on: a
+            // handler runs right here (within the bound on handlers running at once), and its answer
+            // goes out in the request's turn, in one write.
+            core.runUserCode(here: true) { [self, chain] in
                 var chain = chain
                 if let answer = core.answer(&chain) { proceed(answer) } else { startAsync(chain) }
             }
