@@ -12,10 +12,15 @@ extension MockRegistry {
     ///
     /// ```swift
     /// mocks.register(.graphQL("GetUser")) { request, operation in
-    ///     let id = operation.variables["id"]?.string ?? "?"
+    ///     let id = operation.variables["id"]?.description ?? "?"
     ///     return try .graphQL(data: #"{"user": {"id": "\#(id)"}}"#, for: request)
     /// }
     /// ```
+    ///
+    /// A closure that never reads a member of `operation` (`{ request, _ in … }`) compiles as the
+    /// `(request, parameters)` form instead, which answers a GraphQL match the same (it captures no
+    /// parameters). To pass the operation on whole, name its type:
+    /// `{ (request, operation: GraphQLOperation) in … }`.
     ///
     /// A request that carries no one operation (no GraphQL request, or a batch) fails with the
     /// ``GraphQLFormatError`` that says why, as a handler's error does.
