@@ -152,6 +152,18 @@ final class GraphQLArticleTests: MockNetworkTestCase {
         let (report, reportResponse) = try await session.data(from: try url("https://api.example.com/report"))
         XCTAssertEqual(contentType(reportResponse), #"multipart/mixed; boundary="mocknetwork-boundary""#)
         XCTAssertEqual(try parts(report, reportResponse), [#"{"pages": 2}"#, "Page one"])
+
+        // Article: Multipart answers, over time
+        let updates = ["Queued", "Printing", "Done"].map { text in
+            MultipartPart(
+                headers: ["Content-Type": "text/plain"], body: Data(text.utf8))
+        }
+        mocks.register("https://api.example.com/jobs/7") { _ in
+            try .multipart(updates, every: .milliseconds(50))
+        }
+        // (end of snippet)
+        let (job, jobResponse) = try await session.data(from: try url("https://api.example.com/jobs/7"))
+        XCTAssertEqual(try parts(job, jobResponse), ["Queued", "Printing", "Done"])
     }
 
     func testTheUploadSnippets() async throws {
@@ -196,7 +208,7 @@ final class GraphQLArticleTests: MockNetworkTestCase {
         let source = trimmed(try String(contentsOf: here, encoding: .utf8)).joined(separator: "\n")
         let blocks = try String(contentsOf: article, encoding: .utf8).components(separatedBy: "```swift\n").dropFirst()
             .map { String($0.components(separatedBy: "\n```")[0]) }
-        XCTAssertEqual(blocks.count, 8)
+        XCTAssertEqual(blocks.count, 9)
         let readme = try String(
             contentsOf: article.deletingLastPathComponent()
                 .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
