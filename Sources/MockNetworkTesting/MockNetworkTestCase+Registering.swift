@@ -160,7 +160,9 @@
         }
 
         /// Answers this test's requests that `match` describes (typically `.graphQL("GetUser")`) with a
-        /// handler that also gets the request's GraphQL operation; see `MockRegistry`.
+        /// handler that also gets the request's GraphQL operation; see `MockRegistry`. A closure that
+        /// reads no member of the operation compiles as the `(request, parameters)` form, which answers a
+        /// GraphQL match the same; name the type, `(request, operation: GraphQLOperation)`, to pass it on.
         @_disfavoredOverload  // `{ request, _ in … }` keeps picking the (request, parameters) form
         @discardableResult
         public func register(

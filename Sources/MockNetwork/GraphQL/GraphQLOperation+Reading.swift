@@ -15,6 +15,9 @@ struct GraphQLRequestReader {
     }
 
     func operations() throws -> [GraphQLOperation] {
+        #if DEBUG
+            Self.countRead(of: body)
+        #endif
         switch RecordedRequest.method(of: request).uppercased() {
         case "GET": return [try operation(fields: try queryFields(), batchIndex: nil)]
         case "POST": break
@@ -188,3 +191,28 @@ struct GraphQLRequestReader {
         .unresolvedOperation("the GraphQL document of \(label) \(reason). \(fix)")
     }
 }
+
+#if DEBUG
+    /// For tests: how many times the bodies a test watches are read as GraphQL requests. Tests run in
+    /// parallel in one process, so each watches a body of its own. Debug builds only: a release build
+    /// pays nothing, a debug one a lock a read.
+    extension GraphQLRequestReader {
+        private static let readsOfWatched = Locked<[Data: Int]>([:])
+
+        /// Starts counting the reads of `body`.
+        static func watch(_ body: Data) {
+            readsOfWatched.withLock { $0[body] = 0 }
+        }
+
+        /// Stops counting the reads of `body`, and says how many there were.
+        static func stopWatching(_ body: Data) -> Int {
+            readsOfWatched.withLock { $0.removeValue(forKey: body) ?? 0 }
+        }
+
+        fileprivate static func countRead(of body: Data) {
+            readsOfWatched.withLock { watched in
+                if !watched.isEmpty, let count = watched[body] { watched[body] = count + 1 }
+            }
+        }
+    }
+#endif

@@ -203,13 +203,21 @@ final class BodyReading {
     let request: URLRequest
     let body: Data
 
-    init(_ request: URLRequest, body: Data) {
+    /// `operations`: what an earlier lookup of the same request read, when there was one.
+    init(_ request: URLRequest, body: Data, operations: Result<[GraphQLOperation], any Error>? = nil) {
         self.request = request
         self.body = body
+        self.operationsRead = operations
     }
 
-    private lazy var operations: Result<[GraphQLOperation], any Error> = Result {
-        try GraphQLOperation.operations(in: request, body: body)
+    /// The request's operations, as far as a rule has asked for them; `nil` when none has.
+    private(set) var operationsRead: Result<[GraphQLOperation], any Error>?
+
+    private var operations: Result<[GraphQLOperation], any Error> {
+        if let operationsRead { return operationsRead }
+        let read = Result { try GraphQLOperation.operations(in: request, body: body) }
+        operationsRead = read
+        return read
     }
 
     /// The one operation the request carries; `nil` for a batch or a request that is no GraphQL one.

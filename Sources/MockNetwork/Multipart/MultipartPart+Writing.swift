@@ -71,9 +71,8 @@ extension MultipartPart {
 }
 
 extension MockResponse {
-    /// A `multipart/mixed` answer of `parts`, all at once, with `Content-Type: multipart/mixed;
-    /// boundary="…"` unless `headers` sets it. (``MultipartPart/framed(_:boundary:)`` gives the
-    /// body in pieces, for `.streamed(_:every:)` to send over time.)
+    /// A `multipart/mixed` answer of `parts`, with `Content-Type: multipart/mixed; boundary="…"`
+    /// unless `headers` sets it: all at once, or over time with `every`.
     ///
     /// ```swift
     /// try .multipart([
@@ -82,17 +81,24 @@ extension MockResponse {
     /// ])
     /// ```
     ///
+    /// With `every`, each part is a piece of the body, the first with the response and each next one
+    /// `every` after the one before, as `.streamed(_:every:)` sends pieces (with no `Content-Length`).
+    /// Each piece ends with the boundary line after its part, so a client reading the body as it
+    /// comes has each part whole when its piece comes.
+    ///
     /// - Throws: ``MultipartFormatError/unwritable(_:)`` for parts that cannot be written (see
-    ///   ``MultipartPart/framed(_:boundary:)``), or ``MockNetworkError/invalidStatusCode(_:)``.
+    ///   ``MultipartPart/framed(_:boundary:)``), ``MockNetworkError/invalidStream(_:)`` for a
+    ///   negative `every`, or ``MockNetworkError/invalidStatusCode(_:)``.
     public static func multipart(
-        _ parts: [MultipartPart], boundary: String = "mocknetwork-boundary", status: Int = 200,
-        headers: [String: String] = [:]
+        _ parts: [MultipartPart], boundary: String = "mocknetwork-boundary", every interval: Duration? = nil,
+        status: Int = 200, headers: [String: String] = [:]
     ) throws -> MockResponse {
-        let body = try MultipartPart.framed(parts, boundary: boundary).reduce(Data(), +)
+        let pieces = try MultipartPart.framed(parts, boundary: boundary)
         var headers = headers
         if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
             headers["Content-Type"] = "multipart/mixed; boundary=\"\(boundary)\""
         }
-        return try MockResponse(status: status, headers: headers, body: body)
+        if let interval { return try .streamed(pieces, every: interval, status: status, headers: headers) }
+        return try MockResponse(status: status, headers: headers, body: pieces.reduce(Data(), +))
     }
 }

@@ -12,10 +12,15 @@ extension MockRegistry {
     ///
     /// ```swift
     /// mocks.register(.graphQL("GetUser")) { request, operation in
-    ///     let id = operation.variables["id"]?.string ?? "?"
+    ///     let id = operation.variables["id"]?.description ?? "?"
     ///     return try .graphQL(data: #"{"user": {"id": "\#(id)"}}"#, for: request)
     /// }
     /// ```
+    ///
+    /// A closure that never reads a member of `operation` (`{ request, _ in … }`) compiles as the
+    /// `(request, parameters)` form instead, which answers a GraphQL match the same (it captures no
+    /// parameters). To pass the operation on whole, name its type:
+    /// `{ (request, operation: GraphQLOperation) in … }`.
     ///
     /// A request that carries no one operation (no GraphQL request, or a batch) fails with the
     /// ``GraphQLFormatError`` that says why, as a handler's error does.
@@ -28,7 +33,11 @@ extension MockRegistry {
     ) -> MockRoute {
         add(
             match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-            [.sync { .mock(try handler($0, try Self.operation(of: $0))) }], repeatsLast: true)
+            routeResponders: [
+                .readingOperation(isAsync: false) { read in
+                    .sync { .mock(try handler($0, try Self.operation(of: $0, read: read))) }
+                }
+            ], repeatsLast: true)
     }
 
     /// Answers requests that `match` describes with an `async` handler that also gets the request's
@@ -42,12 +51,19 @@ extension MockRegistry {
     ) -> MockRoute {
         add(
             match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-            [.async { .mock(try await handler($0, try Self.operation(of: $0))) }], repeatsLast: true)
+            routeResponders: [
+                .readingOperation(isAsync: true) { read in
+                    .async { .mock(try await handler($0, try Self.operation(of: $0, read: read))) }
+                }
+            ], repeatsLast: true)
     }
 
-    /// The one operation `request` carries, or the error that says why it carries none.
-    static func operation(of request: URLRequest) throws -> GraphQLOperation {
-        let operations = try GraphQLOperation.operations(in: request)
+    /// The one operation `request` carries, or the error that says why it carries none: from what its
+    /// lookup `read` (a GraphQL match reads it), else read here, where the handler runs.
+    static func operation(
+        of request: URLRequest, read: Result<[GraphQLOperation], any Error>?
+    ) throws -> GraphQLOperation {
+        let operations = try (read ?? Result { try GraphQLOperation.operations(in: request) }).get()
         guard operations.count == 1, operations[0].batchIndex == nil else {
             throw GraphQLFormatError.notGraphQL(
                 "\(RecordedRequest.method(of: request)) \(shortened(request.url?.absoluteString ?? "")) carries a "

@@ -256,6 +256,16 @@ extension MockRegistry {
         _ responders: [Responder], repeatsLast: Bool, fromArchive: Bool = false,
         runsUserCode: Bool = true
     ) -> MockRoute {
+        add(
+            match, expectedCalls, location, routeResponders: responders.map(RouteResponder.fixed),
+            repeatsLast: repeatsLast, fromArchive: fromArchive, runsUserCode: runsUserCode)
+    }
+
+    func add(
+        _ match: RequestMatch, _ expectedCalls: Int?, _ location: SourceLocation,
+        routeResponders responders: [RouteResponder], repeatsLast: Bool, fromArchive: Bool = false,
+        runsUserCode: Bool = true
+    ) -> MockRoute {
         switch match.target {
         case .invalid(let text):
             record(

@@ -13,7 +13,7 @@ extension MockRegistry {
     final class Route: @unchecked Sendable {
         let id: Int
         let match: RequestMatch
-        let responders: [Responder]
+        let responders: [RouteResponder]
         let repeatsLast: Bool
         /// Which kind of registration it is: a test's own handlers outrank an archive's entries,
         /// which outrank the defaults, however each matches.
@@ -25,7 +25,7 @@ extension MockRegistry {
         var calls = 0
 
         init(
-            id: Int, match: RequestMatch, responders: [Responder], repeatsLast: Bool,
+            id: Int, match: RequestMatch, responders: [RouteResponder], repeatsLast: Bool,
             rank: Rank = .test, runsUserCode: Bool = true, expectedCalls: Int?, location: SourceLocation
         ) {
             self.rank = rank
@@ -235,12 +235,13 @@ extension MockRegistry {
         }
 
         /// The most specific route that matches, the latest among equals. With `inline`, a lookup
-        /// that would call a `.when` predicate stops with `.userCode`.
-        func bestRoute(for request: URLRequest, url: URL, body: Data, inline: Bool = false) -> Found {
+        /// that would call a `.when` predicate stops with `.userCode`. `reading` is the body as GraphQL
+        /// and part rules read it, parsed once for every route that asks (and kept for the handler).
+        func bestRoute(for request: URLRequest, url: URL, body: Data, reading: BodyReading, inline: Bool = false)
+            -> Found
+        {
             var best: Route?
             var needsUserCode = false
-            // The body as GraphQL and part rules read it, parsed once for every route that asks.
-            let reading = BodyReading(request, body: body)
             func consider(_ id: Int, checkURL: Bool) {
                 guard !needsUserCode, let route = routes[id] else { return }
                 if let current = best, route.order < current.order { return }

@@ -26,6 +26,31 @@ extension MockRegistry {
         }
     }
 
+    /// What a route keeps to answer with: a responder as it is, or, for a handler that takes the
+    /// request's GraphQL operation, a responder made for each request from the operations its lookup
+    /// read, so that the body is parsed once a request, not again for the handler.
+    enum RouteResponder: Sendable {
+        case fixed(Responder)
+        /// `make` gets what the lookup read of the request's operations (`nil` when no rule read
+        /// them: the responder then reads them itself, where it runs).
+        case readingOperation(isAsync: Bool, make: @Sendable (Result<[GraphQLOperation], any Error>?) -> Responder)
+
+        var isAsync: Bool {
+            switch self {
+            case .fixed(let responder): return responder.isAsync
+            case .readingOperation(let isAsync, _): return isAsync
+            }
+        }
+
+        /// The responder for a request whose lookup read `reading`.
+        func responder(for reading: BodyReading) -> Responder {
+            switch self {
+            case .fixed(let responder): return responder
+            case .readingOperation(_, let make): return make(reading.operationsRead)
+            }
+        }
+    }
+
     /// What the protocol delivers for one request.
     struct Answer: Sendable {
         var result: Result<(HTTPURLResponse, Data), any Error>
@@ -49,8 +74,15 @@ extension MockRegistry {
 
     /// A request on its way through the handlers: where it stands in a chain of redirects.
     struct Chain: Sendable {
-        var request: URLRequest
-        var body: Data
+        var request: URLRequest {
+            didSet { operationsRead = nil }
+        }
+        var body: Data {
+            didSet { operationsRead = nil }
+        }
+        /// What a lookup of this request read of its GraphQL operations, for the next lookup (after an
+        /// `inline` one met a `.when` predicate) and the handler: the body is parsed once.
+        var operationsRead: Result<[GraphQLOperation], any Error>?
         /// The URL the chain started at, for messages about the whole chain.
         let firstURL: URL?
         var hops = 0

@@ -9,6 +9,7 @@ extension MockRegistry.Core {
     typealias Chain = MockRegistry.Chain
     typealias Reply = MockRegistry.Reply
     typealias Responder = MockRegistry.Responder
+    typealias RouteResponder = MockRegistry.RouteResponder
     typealias Route = MockRegistry.Route
     typealias CachedResponse = MockRegistry.CachedResponse
 
@@ -89,8 +90,12 @@ extension MockRegistry.Core {
             case unmatched
             case userCode
         }
+        // What an earlier lookup of this request read (an inline one stopped by a `.when`), kept for
+        // the next lookup and the handler: the body is parsed once.
+        let reading = BodyReading(request, body: body, operations: chain.operationsRead)
+        defer { chain.operationsRead = reading.operationsRead }
         let pick: Pick = state.withLock { state in
-            let found = state.bestRoute(for: request, url: recorded.url, body: body, inline: inline)
+            let found = state.bestRoute(for: request, url: recorded.url, body: body, reading: reading, inline: inline)
             let route: Route
             switch found {
             case .userCode: return .userCode
@@ -112,9 +117,9 @@ extension MockRegistry.Core {
             let index = route.calls - 1
             let chosen: Chosen
             if index < route.responders.count {
-                chosen = (route.responders[index], route.location)
+                chosen = (route.responders[index].responder(for: reading), route.location)
             } else if route.repeatsLast, let last = route.responders.last {
-                chosen = (last, route.location)
+                chosen = (last.responder(for: reading), route.location)
             } else {
                 return .exhausted(count: route.responders.count, location: route.location)
             }

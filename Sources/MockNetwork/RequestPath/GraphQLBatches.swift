@@ -46,15 +46,20 @@ extension MockRegistry.Core {
             case exhausted(Int, SourceLocation)
             case none
         }
+        let reading = BodyReading(request, body: body)
         let pick: Pick = state.withLock { state in
-            guard case .route(let route) = state.bestRoute(for: request, url: recorded.url, body: body) else {
+            guard
+                case .route(let route) = state.bestRoute(for: request, url: recorded.url, body: body, reading: reading)
+            else {
                 return .none
             }
             route.calls += 1
             if route.calls <= route.responders.count {
-                return .chosen(route.responders[route.calls - 1], route.location)
+                return .chosen(route.responders[route.calls - 1].responder(for: reading), route.location)
             }
-            if route.repeatsLast, let last = route.responders.last { return .chosen(last, route.location) }
+            if route.repeatsLast, let last = route.responders.last {
+                return .chosen(last.responder(for: reading), route.location)
+            }
             return .exhausted(route.responders.count, route.location)
         }
         switch pick {

@@ -44,6 +44,128 @@ final class GraphQLArticleTests: MockNetworkTestCase {
         XCTAssertEqual(reads.count, 2)
     }
 
+    private func post(_ document: String, accept: String? = nil, to address: String? = nil) throws -> URLRequest {
+        var request = GraphQLRequests.post(#"{"query":"\#(document)"}"#)
+        if let address { request.url = try url(address) }
+        request.setValue(accept, forHTTPHeaderField: "Accept")
+        return request
+    }
+
+    private func parts(_ data: Data, _ response: URLResponse) throws -> [String] {
+        let type = try XCTUnwrap((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type"))
+        return try MultipartPart.parts(in: data, contentType: type).map { $0.text ?? "" }
+    }
+
+    private func contentType(_ response: URLResponse) -> String? {
+        (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
+    }
+
+    func testTheAnsweringSnippets() async throws {
+        // Article: Answering
+        mocks.register(.graphQL("GetUser")) { request, _ in
+            try .graphQL(
+                data: #"{"user": {"id": "7", "friends": null}}"#,
+                errors: [
+                    .init(
+                        message: "Friends are unavailable",
+                        locations: [.init(line: 1, column: 42)],
+                        path: ["user", "friends"],
+                        extensions: ["code": "UNAVAILABLE"])
+                ],
+                for: request)
+        }
+        // (end of snippet)
+        var asking = getUser(7)
+        asking.setValue("application/graphql-response+json, application/json", forHTTPHeaderField: "Accept")
+        let (user, userResponse) = try await session.data(for: asking)
+        XCTAssertEqual(contentType(userResponse), "application/graphql-response+json; charset=utf-8")
+        XCTAssertEqual(
+            String(decoding: user, as: UTF8.self),
+            #"{"data":{"user": {"id": "7", "friends": null}},"errors":[{"extensions":{"code":"UNAVAILABLE"},"#
+                + #""locations":[{"column":42,"line":1}],"message":"Friends are unavailable","#
+                + #""path":["user","friends"]}]}"#)
+
+        // Article: Answering, Encodable
+        struct User: Encodable {
+            let id: String
+            let name: String
+        }
+        mocks.register(.graphQL("GetViewer")) { request, _ in
+            try .graphQL(data: ["viewer": User(id: "7", name: "Ada")], for: request)
+        }
+        // (end of snippet)
+        let (viewer, viewerResponse) = try await session.data(for: post("query GetViewer { viewer { id } }"))
+        XCTAssertEqual(contentType(viewerResponse), "application/json; charset=utf-8")
+        XCTAssertEqual(try JSONValue(json: viewer), ["data": ["viewer": ["id": "7", "name": "Ada"]]])
+
+        // Article: Over time
+        let first = #"{"data": {"user": {"id": "7"}}, "hasNext": true}"#
+        let rest =
+            #"{"incremental": [{"data": {"bio": "Hi"}, "path": ["user"]}],"#
+            + #" "hasNext": false}"#
+        mocks.register(.graphQL("GetProfile")) { _, _ in
+            try .graphQLMultipart([first, rest], every: .milliseconds(20))
+        }
+        mocks.register(.graphQL("OnMessage")) { _, _ in
+            try .graphQLMultipart(
+                [#"{"data": {"message": "Hi"}}"#, #"{"data": {"message": "Bye"}}"#],
+                spec: .subscription, every: .milliseconds(20))
+        }
+        let sse = RequestMatch.graphQL("OnMessage").at("https://sse.example.com")
+        mocks.register(sse) { _, _ in
+            try .graphQLEvents([#"{"data": {"message": "Hi"}}"#])
+        }
+        // (end of snippet)
+        let (profile, profileResponse) = try await session.data(
+            for: post("query GetProfile { user { id ... @defer { bio } } }"))
+        XCTAssertEqual(
+            contentType(profileResponse), #"multipart/mixed; boundary="graphql"; deferSpec=20220824"#)
+        XCTAssertEqual(
+            try parts(profile, profileResponse),
+            [
+                #"{"data":{"user":{"id":"7"}},"hasNext":true}"#,
+                #"{"hasNext":false,"incremental":[{"data":{"bio":"Hi"},"path":["user"]}]}"#,
+            ])
+        let (messages, messagesResponse) = try await session.data(for: post("subscription OnMessage { message }"))
+        XCTAssertEqual(
+            try parts(messages, messagesResponse),
+            [#"{"payload":{"data":{"message":"Hi"}}}"#, #"{"payload":{"data":{"message":"Bye"}}}"#])
+        let (events, eventsResponse) = try await session.data(
+            for: post("subscription OnMessage { message }", to: "https://sse.example.com"))
+        XCTAssertEqual(contentType(eventsResponse), "text/event-stream")
+        XCTAssertEqual(
+            String(decoding: events, as: UTF8.self),
+            "event: next\ndata: {\"data\":{\"message\":\"Hi\"}}\n\nevent: complete\ndata:\n\n")
+
+        // Article: Multipart answers
+        mocks.register("https://api.example.com/report") { _ in
+            try .multipart([
+                MultipartPart(
+                    headers: ["Content-Type": "application/json"],
+                    body: Data(#"{"pages": 2}"#.utf8)),
+                MultipartPart(
+                    headers: ["Content-Type": "text/plain"],
+                    body: Data("Page one".utf8)),
+            ])
+        }
+        // (end of snippet)
+        let (report, reportResponse) = try await session.data(from: try url("https://api.example.com/report"))
+        XCTAssertEqual(contentType(reportResponse), #"multipart/mixed; boundary="mocknetwork-boundary""#)
+        XCTAssertEqual(try parts(report, reportResponse), [#"{"pages": 2}"#, "Page one"])
+
+        // Article: Multipart answers, over time
+        let updates = ["Queued", "Printing", "Done"].map { text in
+            MultipartPart(
+                headers: ["Content-Type": "text/plain"], body: Data(text.utf8))
+        }
+        mocks.register("https://api.example.com/jobs/7") { _ in
+            try .multipart(updates, every: .milliseconds(50))
+        }
+        // (end of snippet)
+        let (job, jobResponse) = try await session.data(from: try url("https://api.example.com/jobs/7"))
+        XCTAssertEqual(try parts(job, jobResponse), ["Queued", "Printing", "Done"])
+    }
+
     func testTheUploadSnippets() async throws {
         // Article: Uploads
         mocks.register(
@@ -86,7 +208,7 @@ final class GraphQLArticleTests: MockNetworkTestCase {
         let source = trimmed(try String(contentsOf: here, encoding: .utf8)).joined(separator: "\n")
         let blocks = try String(contentsOf: article, encoding: .utf8).components(separatedBy: "```swift\n").dropFirst()
             .map { String($0.components(separatedBy: "\n```")[0]) }
-        XCTAssertEqual(blocks.count, 4)
+        XCTAssertEqual(blocks.count, 9)
         let readme = try String(
             contentsOf: article.deletingLastPathComponent()
                 .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

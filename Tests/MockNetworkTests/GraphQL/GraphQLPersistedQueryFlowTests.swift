@@ -23,9 +23,15 @@ private typealias R = GraphQLRequests
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
 
-    @Test func hashThenRetryWithTheDocumentThenGET() async throws {
+    private let data = #"{"data":{"user": {"__typename": "User", "id": "7", "name": "Ada"}}}"#
+    private let notFound =
+        #"{"errors":[{"extensions":{"code":"PERSISTED_QUERY_NOT_FOUND"},"message":"PersistedQueryNotFound"}]}"#
+
+    /// A GraphQL server with automatic persisted queries, as a registered operation: a hash it does not
+    /// know gets `PersistedQueryNotFound`; a document with its hash makes the hash known.
+    private func registerServer() -> MockRoute {
         let known = Shared<Set<String>>([])
-        let route = mocks.register(.graphQL("GetUser", type: .query, variables: ["id": 7])) { request, operation in
+        return mocks.register(.graphQL("GetUser", type: .query, variables: ["id": 7])) { request, operation in
             let hash = try #require(operation.persistedQueryHash)
             if let document = operation.document {
                 #expect(document == R.getUserDocument)
@@ -39,17 +45,15 @@ private typealias R = GraphQLRequests
             }
             return try .graphQL(data: #"{"user": {"__typename": "User", "id": "7", "name": "Ada"}}"#, for: request)
         }
-        let data = #"{"data":{"user": {"__typename": "User", "id": "7", "name": "Ada"}}}"#
+    }
+
+    @Test func hashThenRetryWithTheDocumentThenGET() async throws {
+        let route = registerServer()
 
         let first = R.post(
             #"{"extensions":{\#(R.clientLibrary),\#(persisted)},"operationName":"GetUser","variables":{"id":7}}"#,
             headers: headers)
-        #expect(
-            try await answer(first)
-                == (
-                    200,
-                    #"{"errors":[{"extensions":{"code":"PERSISTED_QUERY_NOT_FOUND"},"message":"PersistedQueryNotFound"}]}"#
-                ))
+        #expect(try await answer(first) == (200, notFound))
 
         let retry = R.post(
             #"{"extensions":{\#(R.clientLibrary),\#(persisted)},"operationName":"GetUser","query":"\#(R.getUserDocument)","variables":{"id":7}}"#,
@@ -66,6 +70,31 @@ private typealias R = GraphQLRequests
         #expect(route.callCount == 3)
         #expect(mocks.requests(matching: .graphQL("GetUser").at(R.endpoint)).map(\.method) == ["POST", "POST", "GET"])
         #expect(mocks.requests.map { $0.graphQLOperation?.document == nil } == [true, false, true])
+        #expect(mocks.failures.isEmpty)
+    }
+
+    /// With `useGETForQueries` and `useGETForPersistedQueryRetry`, both requests are `GET`s: the hash
+    /// alone in `extensions`, then, after `PersistedQueryNotFound`, the same with `query` added.
+    @Test func hashThenRetryWithTheDocumentBothAsGET() async throws {
+        let route = registerServer()
+        let items = [
+            ("extensions", #"{\#(R.clientLibrary),\#(persisted)}"#), ("operationName", "GetUser"),
+            ("variables", #"{"id":7}"#),
+        ]
+
+        let first = R.apolloGET(items, headers: headers)
+        #expect(first.httpMethod == "GET")
+        #expect(first.url?.query?.contains("query=") == false)
+        #expect(try await answer(first) == (200, notFound))
+
+        let retry = R.apolloGET(items + [("query", R.getUserDocument)], headers: headers)
+        #expect(try await answer(retry) == (200, data))
+
+        #expect(route.callCount == 2)
+        let reads = mocks.requests(matching: .graphQL("GetUser", variables: ["id": 7]).at(R.endpoint))
+        #expect(reads.map(\.method) == ["GET", "GET"])
+        #expect(reads.map { $0.graphQLOperation?.document } == [nil, R.getUserDocument])
+        #expect(reads.map { $0.graphQLOperation?.persistedQueryHash } == [R.getUserHash, R.getUserHash])
         #expect(mocks.failures.isEmpty)
     }
 }

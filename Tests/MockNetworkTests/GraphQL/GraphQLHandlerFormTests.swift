@@ -1,0 +1,78 @@
+import Foundation
+import MockNetwork
+import MockNetworkTesting
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The issue's spelling, `register(.graphQL("GetUser", variables: ["id": 7])) { request, operation in … }`,
+/// compiles and reads the operation on both surfaces (a registry, the test case); and which form a
+/// closure that never reads the operation gets.
+final class GraphQLHandlerFormTests: MockNetworkTestCase {
+    private func getUser(_ id: Int) -> URLRequest {
+        GraphQLRequests.post(#"{"query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":\#(id)}}"#)
+    }
+
+    private func answer(_ request: URLRequest, on session: URLSession) async throws -> String {
+        String(decoding: try await session.data(for: request).0, as: UTF8.self)
+    }
+
+    func testTheIssuesSpellingOnARegistry() async throws {
+        let registry = MockRegistry()
+        registry.register(.graphQL("GetUser", variables: ["id": 7])) { request, operation in
+            try .graphQL(
+                data: #"{"user": {"id": \#(operation.variables["id"]!), "op": "\#(operation.name!)"}}"#,
+                for: request)
+        }
+
+        let body = try await answer(getUser(7), on: registry.session)
+        XCTAssertEqual(body, #"{"data":{"user": {"id": 7, "op": "GetUser"}}}"#)
+        XCTAssertTrue(registry.failures.isEmpty)
+    }
+
+    func testTheIssuesSpellingOnTheTestCase() async throws {
+        register(.graphQL("GetUser", variables: ["id": 7])) { request, operation in
+            try .graphQL(
+                data: #"{"user": {"id": \#(operation.variables["id"]!), "op": "\#(operation.name!)"}}"#,
+                for: request)
+        }
+        register(.graphQL("GetUser", variables: ["id": 8])) { request, operation async throws in
+            try .graphQL(data: #"{"type": "\#(operation.type!.rawValue)"}"#, for: request)
+        }
+
+        let seven = try await answer(getUser(7), on: session)
+        let eight = try await answer(getUser(8), on: session)
+        XCTAssertEqual(seven, #"{"data":{"user": {"id": 7, "op": "GetUser"}}}"#)
+        XCTAssertEqual(eight, #"{"data":{"type": "query"}}"#)
+    }
+
+    /// `{ request, _ in … }` on a GraphQL match compiles as the `(request, parameters)` form (the
+    /// operation's form is disfavored so that a template's `{ request, _ in … }` keeps its
+    /// parameters); for a GraphQL match, which captures no parameters, it answers the same.
+    func testAClosureThatIgnoresTheOperationAnswersTheSame() async throws {
+        register(.graphQL("GetUser", variables: ["id": 7])) { request, _ in
+            try .graphQL(data: #"{"user": {"id": "7"}}"#, for: request)
+        }
+
+        let body = try await answer(getUser(7), on: session)
+        XCTAssertEqual(body, #"{"data":{"user": {"id": "7"}}}"#)
+    }
+
+    /// The trap the documentation names: a closure that only passes `operation` on to generic code
+    /// gets the route's parameters; naming its type picks the operation.
+    func testOnlyAClosureThatReadsOrNamesTheOperationGetsIt() async throws {
+        register(.graphQL("GetUser", variables: ["id": 7])) { _, operation in
+            try .text(String(describing: type(of: operation)))
+        }
+        register(.graphQL("GetUser", variables: ["id": 8])) { (_, operation: GraphQLOperation) in
+            try .text("\(type(of: operation)) \(operation.variables["id"]!)")
+        }
+
+        let seven = try await answer(getUser(7), on: session)
+        let eight = try await answer(getUser(8), on: session)
+        XCTAssertEqual(seven, "RouteParameters")
+        XCTAssertEqual(eight, "GraphQLOperation 8")
+    }
+}
