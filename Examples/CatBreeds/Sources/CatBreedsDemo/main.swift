@@ -8,6 +8,9 @@
 //
 //     MOCKNETWORK_SCENARIO=empty swift run CatBreedsDemo       # Fixtures/empty/breeds.json
 //     MOCKNETWORK_ARCHIVE=two-breeds swift run CatBreedsDemo   # Fixtures/Archives/two-breeds.har
+//
+// With a UI test's `MockServer` in its environment (`mockNetwork(server:)`), the test's handlers
+// answer it live: `CatBreedsDemoLiveTests` launches it so.
 
 import CatBreeds
 import Foundation
@@ -48,7 +51,9 @@ do {
 
 if let launched {
     let environment = ProcessInfo.processInfo.environment
-    let name = [environment["MOCKNETWORK_SCENARIO"], environment["MOCKNETWORK_ARCHIVE"]].compactMap { $0 }
+    // A UI test's live server answers what the scenario and the archive leave.
+    let live = environment["MOCKNETWORK_SERVER"].map { _ in "live" }
+    let name = [environment["MOCKNETWORK_SCENARIO"], environment["MOCKNETWORK_ARCHIVE"], live].compactMap { $0 }
     print("== \(name.joined(separator: " + ")) ==")
     print(await screen(breedsURL, launched.session))
     // The report holds the failures for the test; a person running the demo sees them here.
