@@ -9,6 +9,12 @@ extension MockRegistry {
     /// mocks.expect(.url("https://api.example.com/orders").method("POST"), count: .exactly(2))
     /// mocks.expect(.host("tracker.example.com"), count: .never)
     /// ```
+    ///
+    /// A GraphQL match counts operations, not requests: each request that carries one operation it
+    /// describes, and each operation of a batch (a JSON array of operations) it describes, so
+    /// `expect(.graphQL("GetUser"), count: .exactly(2))` holds for two requests or for one batch
+    /// that carried `GetUser` twice, as the handler's `expectedCalls` counts them. The requests
+    /// themselves, a batch once, are what `requests(matching:)` returns.
     public func expect(
         _ match: RequestMatch, count: RequestCount = .atLeast(1),
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column

@@ -46,7 +46,11 @@ extension RequestMatch {
     /// Any URL, unless narrowed with `at(_:)`. A GraphQL match outranks every match that
     /// reads no operation (an app sends all of them to one URL); among GraphQL matches, one at an
     /// endpoint outranks one at any URL, and a name outranks variables, which outrank a type.
-    /// A batch (a JSON array of operations) matches none.
+    /// A batch (a JSON array of operations) matches none here: a handler answers one operation, and
+    /// a batch no handler answers whole is answered operation by operation, each by the handler that
+    /// matches it alone. The checks after the fact (`requests(matching:)`, `expect(_:count:)`,
+    /// `nextRequest(matching:)`) look inside: a batch is a request that matches when one of its
+    /// operations does, and `expect` counts each operation that does.
     ///
     /// - Parameters:
     ///   - name: the operation's name, if it must have this one.
@@ -224,6 +228,13 @@ final class BodyReading {
     var operation: GraphQLOperation? {
         guard case .success(let list) = operations, list.count == 1, list[0].batchIndex == nil else { return nil }
         return list[0]
+    }
+
+    /// A batch's operations, in order; `nil` for a request that carries no batch. Only the checks
+    /// after the fact ask (`RequestMatch+Checks.swift`): a lookup never looks inside a batch.
+    var batch: [GraphQLOperation]? {
+        guard case .success(let list) = operations, list.first?.batchIndex != nil else { return nil }
+        return list
     }
 
     /// Why there is no ``operation``.

@@ -26,13 +26,16 @@ public enum RequestCount: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The expectation in words: `exactly 2 requests`, `no request`.
-    public var description: String {
-        func requests(_ count: Int) -> String { count == 1 ? "1 request" : "\(count) requests" }
+    public var description: String { description(counting: "request") }
+
+    /// The expectation in words, counting `noun`s: `exactly 2 operations`, `no operation`.
+    func description(counting noun: String) -> String {
+        func counted(_ count: Int) -> String { count == 1 ? "1 \(noun)" : "\(count) \(noun)s" }
         switch self {
-        case .exactly(0): return "no request"
-        case .exactly(let count): return "exactly \(requests(count))"
-        case .atLeast(let count): return "at least \(requests(count))"
-        case .atMost(let count): return "at most \(requests(count))"
+        case .exactly(0): return "no \(noun)"
+        case .exactly(let count): return "exactly \(counted(count))"
+        case .atLeast(let count): return "at least \(counted(count))"
+        case .atMost(let count): return "at most \(counted(count))"
         }
     }
 }
@@ -48,6 +51,11 @@ extension MockRegistry {
     /// XCTAssertEqual(try posts.first?.json(Order.self).quantity, 2)
     /// ```
     ///
+    /// A GraphQL match (``RequestMatch/graphQL(_:type:variables:allVariables:)``) describes a batch
+    /// (a JSON array of operations) when one of its operations fits it and the request passes the
+    /// match's other rules; the batch is returned once however many of its operations fit
+    /// (``RecordedRequest/graphQLOperations`` reads them all).
+    ///
     /// A match no request can ever match (a URL without its scheme, a broken template, a JSON body
     /// that is not JSON) returns nothing and fails the test at this line, as registering it would.
     public func requests(
@@ -61,7 +69,7 @@ extension MockRegistry {
                     location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)))
             return []
         }
-        return requests.filter { match.mismatches($0.request, url: $0.url, body: $0.body).isEmpty }
+        return requests.filter { match.checked($0).count > 0 }
     }
 
     /// Fails the test that ends unless every handler registered answered at least one request
@@ -76,33 +84,44 @@ extension MockRegistry {
 
     /// The failure text when the requests `match` describes do not meet `count`; `nil` when they do.
     /// Names the requests that matched, every request seen, and the one nearest to the match.
+    ///
+    /// A GraphQL match counts operations: one for each request that carries one operation it
+    /// describes, and for a batch one for each of its operations it describes (see
+    /// ``requests(matching:fileID:filePath:line:column:)``). So a count reads the same whether the
+    /// client batches its operations or not, and as a handler's `expectedCalls` counts them.
     package func countFailure(_ match: RequestMatch, _ count: RequestCount) -> String? {
         if let refusal = match.refusal(by: "expect(_:count:)") { return refusal }
         let all = requests
         var matching: [RecordedRequest] = []
+        var total = 0
         var nearest: (request: RecordedRequest, why: [String])?
         for request in all {
-            let why = match.mismatches(request.request, url: request.url, body: request.body)
-            if why.isEmpty {
+            let (found, why) = match.checked(request)
+            if found > 0 {
                 matching.append(request)
+                total += found
             } else if nearest.map({ why.count < $0.why.count }) ?? true {
                 nearest = (request, why)
             }
         }
-        guard !count.allows(matching.count) else { return nil }
+        guard !count.allows(total) else { return nil }
         func shown(_ request: RecordedRequest) -> String {
-            let operation = GraphQLOperation(request.request, body: request.body).map { " (\($0))" } ?? ""
-            return MockRegistry.shortened("\(request.method) \(request.url.absoluteString)\(operation)")
+            let operations = (try? request.graphQLOperations) ?? []
+            let carried =
+                operations.first?.batchIndex != nil
+                ? " (batch: \(operations.map(\.description).joined(separator: ", ")))"
+                : operations.count == 1 ? " (\(operations[0]))" : ""
+            return MockRegistry.shortened("\(request.method) \(request.url.absoluteString)\(carried)")
         }
+        let counted = count.description(counting: match.graphQL == nil ? "request" : "operation")
         var lines = [
-            "MockNetwork: expected \(count) matching \(MockRegistry.shortened(match.description)), got "
-                + "\(matching.count)."
+            "MockNetwork: expected \(counted) matching \(MockRegistry.shortened(match.description)), got \(total)."
         ]
         if !matching.isEmpty { lines.append("Matching: \(matching.map(shown).joined(separator: "; "))") }
         lines.append(
             "Requested (\(all.count)): \(all.isEmpty ? "nothing" : all.suffix(10).map(shown).joined(separator: "; "))"
                 + (all.count > 10 ? " (the latest 10)" : ""))
-        if matching.count < minimum(count), let nearest {
+        if total < minimum(count), let nearest {
             lines.append("Nearest: \(shown(nearest.request)) (\(nearest.why.joined(separator: "; ")))")
         }
         return lines.joined(separator: "\n")

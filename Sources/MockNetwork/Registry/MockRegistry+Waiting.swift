@@ -18,7 +18,9 @@ extension MockRegistry {
     /// ```
     ///
     /// A request is answered by the handlers as usual; this only watches. (Register a handler for
-    /// it too, or it fails as unmatched.) Only requests still in ``requests`` are looked at.
+    /// it too, or it fails as unmatched.) Only requests still in ``requests`` are looked at. A
+    /// GraphQL match returns a batch (a JSON array of operations) one of whose operations fits it,
+    /// once, as ``requests(matching:fileID:filePath:line:column:)`` does.
     ///
     /// - Throws: ``MockNetworkError/requestNotSeen(_:)`` when none comes within `timeout` seconds,
     ///   naming what was registered and what was requested.
@@ -40,7 +42,7 @@ extension MockRegistry {
                 return (kept.filter { !state.taken.contains($0.0) }, state.log.total)
             }
             for (number, recorded) in candidates
-            where match.mismatches(recorded.request, url: recorded.url, body: recorded.body).isEmpty {
+            where match.checked(recorded).count > 0 {
                 if state.withLock({ $0.taken.insert(number).inserted }) { return recorded }
             }
             guard DispatchTime.now() < deadline else {

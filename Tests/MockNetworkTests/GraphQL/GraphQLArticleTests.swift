@@ -44,6 +44,27 @@ final class GraphQLArticleTests: MockNetworkTestCase {
         XCTAssertEqual(reads.count, 2)
     }
 
+    func testTheBatchSnippet() async throws {
+        mocks.register(.graphQL("GetUser"), expectedCalls: 2, answer: try .graphQL(data: "{}"))
+        mocks.register(.graphQL("AddUser"), expectedCalls: 1, answer: try .graphQL(data: "{}"))
+        let batch = GraphQLRequests.post(
+            #"[{"query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":7}},"#
+                + #"{"query":"mutation AddUser { addUser { id } }"},"#
+                + #"{"query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":8}}]"#)
+        _ = try await session.data(for: batch)
+
+        // Article: Checking operations, a batch
+        // One batch carried GetUser twice and AddUser once:
+        let batches = mocks.requests(matching: .graphQL("GetUser"))
+        XCTAssertEqual(batches.count, 1)
+        let names = try batches[0].graphQLOperations.map(\.name)
+        XCTAssertEqual(names, ["GetUser", "AddUser", "GetUser"])
+        mocks.expect(.graphQL("GetUser"), count: .exactly(2))
+        // (end of snippet)
+        XCTAssertEqual(batches[0].body, batch.httpBody)
+        XCTAssertEqual(mocks.requests(matching: .graphQL("AddUser", variables: ["id": 7])).count, 0)
+    }
+
     private func post(_ document: String, accept: String? = nil, to address: String? = nil) throws -> URLRequest {
         var request = GraphQLRequests.post(#"{"query":"\#(document)"}"#)
         if let address { request.url = try url(address) }
@@ -208,7 +229,7 @@ final class GraphQLArticleTests: MockNetworkTestCase {
         let source = trimmed(try String(contentsOf: here, encoding: .utf8)).joined(separator: "\n")
         let blocks = try String(contentsOf: article, encoding: .utf8).components(separatedBy: "```swift\n").dropFirst()
             .map { String($0.components(separatedBy: "\n```")[0]) }
-        XCTAssertEqual(blocks.count, 9)
+        XCTAssertEqual(blocks.count, 10)
         let readme = try String(
             contentsOf: article.deletingLastPathComponent()
                 .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -1,5 +1,6 @@
 import Foundation
 import MockNetwork
+import MockNetworkTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -7,7 +8,7 @@ import Testing
 #endif
 
 /// A batch (a JSON array of operations): each operation answered by its own handler, the answers
-/// joined in order into a JSON array.
+/// joined in order into a JSON array; the checks after the fact see each operation in it.
 @Suite struct GraphQLBatchTests {
     private let mocks = MockRegistry()
 
@@ -52,6 +53,82 @@ import Testing
         #expect(
             mocks.failures.map { $0.message.split(separator: "\n")[0] } == [
                 "MockNetwork: no handler for POST https://api.example.com/graphql (mutation AddUser)."
+            ])
+    }
+
+    private let batchShown =
+        #"POST https://api.example.com/graphql (batch: query GetUser {"id":7}, mutation AddUser, "#
+        + #"query GetUser {"id":8})"#
+
+    /// Answers `batch`, and then one `GetUser` alone.
+    private func sendTheBatchThenOneAlone() async throws {
+        mocks.register(.graphQL("GetUser"), answer: try .graphQL(data: "{}"))
+        mocks.register(.graphQL(type: .mutation), answer: try .graphQL(data: "{}"))
+        _ = try await mocks.session.data(for: batch)
+        _ = try await mocks.session.data(for: GraphQLRequests.post(#"{"query":"query GetUser { user { id } }"}"#))
+        #expect(mocks.failures.isEmpty)
+    }
+
+    @Test func requestsMatchingAGraphQLMatchIncludeABatchThatCarriedTheOperation() async throws {
+        try await sendTheBatchThenOneAlone()
+
+        let users = mocks.requests(matching: .graphQL("GetUser"))
+        #expect(users.map(\.body) == [batch.httpBody, Data(#"{"query":"query GetUser { user { id } }"}"#.utf8)])
+        #expect(mocks.requests(matching: .graphQL("GetUser", variables: ["id": 8])).map(\.body) == [batch.httpBody])
+        #expect(mocks.requests(matching: .graphQL("AddUser", type: .mutation)).map(\.body) == [batch.httpBody])
+        #expect(mocks.requests(matching: .graphQL("GetUser").at(GraphQLRequests.endpoint)).count == 2)
+        #expect(mocks.requests(matching: .graphQL("GetUser", variables: ["id": 9])).isEmpty)
+        #expect(mocks.requests(matching: .graphQL("AddUser", type: .query)).isEmpty)
+        #expect(mocks.requests(matching: .graphQL("GetUser").at("https://other.example.com/graphql")).isEmpty)
+        #expect(mocks.requests(matching: .graphQL("GetUser").method("GET")).isEmpty)
+    }
+
+    @Test func expectCountsTheOperationsABatchCarried() async throws {
+        try await sendTheBatchThenOneAlone()
+
+        mocks.expect(.graphQL("GetUser"), count: .exactly(3))  // two in the batch, one alone
+        mocks.expect(.graphQL("GetUser", variables: ["id": 8]), count: .exactly(1))
+        mocks.expect(.graphQL(type: .mutation), count: .exactly(1))
+        mocks.expect(.graphQL("GetPosts"), count: .never)
+        #expect(
+            mocks.countFailure(.graphQL("GetUser"), .exactly(1)) == """
+                MockNetwork: expected exactly 1 operation matching GraphQL operation GetUser, got 3.
+                Matching: \(batchShown); POST https://api.example.com/graphql (query GetUser)
+                Requested (2): \(batchShown); POST https://api.example.com/graphql (query GetUser)
+                """)
+        #expect(
+            mocks.countFailure(.graphQL("GetPosts"), .atLeast(1)) == """
+                MockNetwork: expected at least 1 operation matching GraphQL operation GetPosts, got 0.
+                Requested (2): \(batchShown); POST https://api.example.com/graphql (query GetUser)
+                Nearest: \(batchShown) (operation 1 of the batch: operation name GetUser ≠ GetPosts)
+                """)
+    }
+
+    @Test func nextRequestReturnsTheBatchThatCarriedTheOperation() async throws {
+        try await sendTheBatchThenOneAlone()
+
+        let sent = try await mocks.nextRequest(matching: .graphQL(type: .mutation), timeout: 0)
+        #expect(sent.body == batch.httpBody)
+        let next = try await mocks.nextRequest(matching: .graphQL("GetUser"), timeout: 0)
+        #expect(next.body == Data(#"{"query":"query GetUser { user { id } }"}"#.utf8))
+    }
+
+    @Test func aHandlerThatAnsweredOperationsOfABatchCountsACallForEach() async throws {
+        mocks.requiresEveryHandlerCalled = true
+        let users = mocks.register(.graphQL("GetUser"), expectedCalls: 1, answer: try .graphQL(data: "{}"))
+        let adds = mocks.register(.graphQL(type: .mutation), answer: try .graphQL(data: "{}"))
+        mocks.register(.graphQL("GetPosts"), answer: try .graphQL(data: "{}"))
+        _ = try await mocks.session.data(for: batch)
+
+        #expect(users.callCount == 2)
+        #expect(adds.callCount == 1)
+        #expect(
+            mocks.settledFailures().map(\.message) == [
+                "MockNetwork: the handler for GraphQL operation GetPosts was never called, and this test requires "
+                    + "every handler to be (requiresEveryHandlerCalled). Check that the code under test makes this "
+                    + "request, or remove the handler.",
+                "MockNetwork: expected 1 call to GraphQL operation GetUser, got 2. Check what the code under test "
+                    + "requests, or change expectedCalls.",
             ])
     }
 }

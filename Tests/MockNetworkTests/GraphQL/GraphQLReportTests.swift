@@ -74,7 +74,7 @@ import Testing
         #expect(mocks.requests(matching: .graphQL(type: .mutation)).isEmpty)
         #expect(
             mocks.countFailure(.graphQL("GetUser", variables: ["id": 9]), .exactly(1)) == """
-                MockNetwork: expected exactly 1 request matching GraphQL operation GetUser with variables {"id":9}, got 0.
+                MockNetwork: expected exactly 1 operation matching GraphQL operation GetUser with variables {"id":9}, got 0.
                 Requested (2): POST https://api.example.com/graphql (query GetUser {"id":7}); \
                 POST https://api.example.com/graphql (query GetUser {"id":8})
                 Nearest: POST https://api.example.com/graphql (query GetUser {"id":7}) (variables.id 7 ≠ 9)
