@@ -7,11 +7,12 @@
 /// about 1.5 times the spread between those runs, and never less than 30% (40% for registration's
 /// medians).
 ///
-/// The rows over their floor come from four short runs of 082fbc6's request path, registration
-/// from three runs of 4749b64's. A short run (2,000 requests a row, CI's) swings far more than a
-/// full one, so it flags a row only when it got about 1.5 to 2 times as slow. Not recorded yet, for
-/// want of a quiet machine: the full run's rows over their floor, and rows 5, 7, 8, 10 and 10a. To
-/// record: three runs of each length on a quiet machine, then the medians of their
+/// The short run's rows over their floor come from four short runs of 082fbc6's request path,
+/// registration from three runs of 4749b64's. A short run (2,000 requests a row, CI's) swings far
+/// more than a full one, so it flags a row only when it got about 1.5 to 2 times as slow. The full
+/// run's rows over their floor, rows 5, 7, 8, 10 and 10a, and the rows over HTTP come from three full
+/// runs one after the other on 26 November 2026 (load 1.1 to 1.4; BENCHMARKS.md quotes them). To
+/// record again: three runs of each length on a quiet machine, then the medians of their
 /// `for Baselines.swift:` lines.
 enum Baselines {
     /// Rows whose figures do not depend on how many requests a row makes.
@@ -21,11 +22,16 @@ enum Baselines {
         Baseline(row: "5m", measure: .figure, value: 10.4, noise: 0.45),
         Baseline(row: "9", measure: .figure, value: 3.56, noise: 1.4),
         Baseline(row: "6", measure: .growth, value: 0, noise: 2),
+        Baseline(row: "5", measure: .figure, value: 10.4, noise: 0.4),
+        Baseline(row: "7", measure: .figure, value: 4.45, noise: 1.05),
+        Baseline(row: "8", measure: .figure, value: 1.56, noise: 0.4),
+        Baseline(row: "10", measure: .figure, value: 43.0, noise: 0.4),
+        Baseline(row: "10a", measure: .figure, value: 71.2, noise: 0.4),
         // Over HTTP with 8 connections, over the minimal socket server of the same run: the medians of
-        // four runs of 3ae6e61's engine (5,000 and 20,000 requests a row, a 1-minute load of 5 to 12).
-        // The rows with 1 connection swing too much between runs (2-4×, the floor most) to hold.
-        Baseline(row: "13e", measure: .throughputOver("13f"), value: 0.60, noise: 0.45),
-        Baseline(row: "13", measure: .throughputOver("13f"), value: 0.32, noise: 0.5),
+        // the three full runs (20,000 requests a row); short runs (5,000) came out alike. The rows with 1
+        // connection swing too much between runs (2-4×, the floor most) to hold.
+        Baseline(row: "13e", measure: .throughputOver("13f"), value: 0.56, noise: 0.4),
+        Baseline(row: "13", measure: .throughputOver("13f"), value: 0.44, noise: 0.4),
     ]
 
     /// Rows over their floor, by the requests a row makes.
@@ -38,7 +44,15 @@ enum Baselines {
             Baseline(row: "4o", measure: .throughputOverFloor, value: 0.480, noise: 0.5),
             Baseline(row: "4m", measure: .throughputOverFloor, value: 0.496, noise: 0.5),
             Baseline(row: "11", measure: .growth, value: 0.10, noise: 1),
-        ]
+        ],
+        20_000: overFloor([
+            "2": (1.33, 0.3), "3": (1.36, 0.3), "2a": (1.15, 0.3), "2b": (1.36, 0.3), "3p": (1.49, 0.3),
+            "3q": (1.44, 0.3), "3r": (1.36, 0.3), "2c": (1.37, 0.3), "2s": (12.3, 0.3), "2d": (2.19, 0.3),
+            "3t": (1.40, 0.3), "2k": (1.10, 0.3), "4": (1.76, 0.45), "10b": (1.31, 0.31),
+        ]) + [
+            Baseline(row: "4o", measure: .throughputOverFloor, value: 0.764, noise: 0.3),
+            Baseline(row: "4m", measure: .throughputOverFloor, value: 0.855, noise: 0.3),
+        ],
     ]
 
     private static func overFloor(_ figures: [String: (value: Double, noise: Double)]) -> [Baseline] {
