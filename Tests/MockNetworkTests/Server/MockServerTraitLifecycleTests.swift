@@ -85,4 +85,35 @@ struct MockServerTraitLifecycleTests {
             }
         }
     }
+
+    @Test func aServedHandlersOwnExpectationFailsThisTest() async throws {
+        let test = try #require(Test.current)
+        let finished = Shared(false)
+        endRunUnlessFinished(finished, within: 30, "a served handler's #expect under the .mockNetwork trait")
+        defer { finished.update { $0 = true } }
+        try await withKnownIssue {
+            try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
+                let mocks = MockRegistry.current
+                mocks.register("https://api.example.com/orders") { request in
+                    #expect(request.httpMethod == "POST", "orders are created with POST (served)")
+                    return try .status(201)
+                }
+                mocks.register("https://api.example.com/orders/7") { request async throws -> MockResponse in
+                    await Task.yield()
+                    #expect(request.httpMethod == "DELETE", "orders are deleted with DELETE (served, async)")
+                    return try .status(204)
+                }
+                let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
+                let session = plainSession()
+                defer { session.finishTasksAndInvalidate() }
+                let (_, created) = try await session.data(from: server.url("/orders"))
+                let (_, deleted) = try await session.data(from: server.url("/orders/7"))
+                #expect((created as? HTTPURLResponse)?.statusCode == 201)
+                #expect((deleted as? HTTPURLResponse)?.statusCode == 204)
+            }
+        } matching: { issue in
+            issue.messages == ["orders are created with POST (served)"]
+                || issue.messages == ["orders are deleted with DELETE (served, async)"]
+        }
+    }
 }
