@@ -27,8 +27,9 @@ extension MockRegistry {
     /// another door (the HTTP server): logged, looked up, its handler run where handlers run, its
     /// delay waited, its body given over time as its pacing says; a request the registry lets through
     /// to the network (`.passToNetwork`, an archive's recording) is answered with what the network
-    /// gave. A redirect is answered as it is, for the client to follow. `emit` gets the answer's events in order, from any thread; cancel the
-    /// returned exchange when its client leaves, which cancels an `async` handler still running.
+    /// gave. A redirect is answered as it is, for the client to follow. `emit` gets the answer's
+    /// events in order, from any thread; cancel the returned exchange when its client leaves, which
+    /// cancels an `async` handler still running.
     package func answerServed(
         _ request: URLRequest, body: Data, emit: @escaping @Sendable (ServedEvent) -> Void
     ) -> ServedExchange {
@@ -191,7 +192,9 @@ package final class ServedExchange: Sendable {
                 },
                 done: { [self] result in
                     state.withLock { $0.passthrough = nil }
-                    deliver(MockRegistry.Answer(result: Self.decoded(result)))
+                    var passed = MockRegistry.Answer(result: Self.decoded(result))
+                    passed.request = answer.request ?? request
+                    deliver(passed)
                 })
             return
         }
@@ -257,7 +260,9 @@ package final class ServedExchange: Sendable {
     static func decoded(
         _ result: Result<(HTTPURLResponse, Data), any Error>
     ) -> Result<(HTTPURLResponse, Data), any Error> {
-        guard case .success(let (response, data)) = result, let url = response.url else { return result }
+        guard case .success(let (response, data)) = result, let url = response.url,
+            response.value(forHTTPHeaderField: "Content-Encoding") != nil
+        else { return result }
         var fields: [String: String] = [:]
         for (key, value) in response.allHeaderFields {
             guard let name = key as? String, let value = value as? String else { continue }

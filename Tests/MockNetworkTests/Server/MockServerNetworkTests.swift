@@ -111,6 +111,42 @@ final class MockServerNetworkTests: XCTestCase {
         XCTAssertEqual(replaying.failures, [])
     }
 
+    func testAHeadKeepsItsLengthAndAnEncodedBodyGoesOnDecoded() async throws {
+        // "hello, decoded", gzipped: URLSession decodes it, so the served answer says no encoding.
+        let gzipped: [UInt8] = [
+            31, 139, 8, 0, 0, 0, 0, 0, 2, 255, 203, 72, 205, 201, 201, 215, 81, 72, 73, 77, 206, 79, 73, 77, 1, 0,
+            119, 173, 182, 48, 14, 0, 0, 0,
+        ]
+        let upstream = try LoopbackServer(
+            routes: [
+                "HEAD /file": .init(status: 200, headers: [("Content-Type", "text/plain")], text: "twelve bytes"),
+                "GET /zipped": .init(
+                    status: 200, headers: [("Content-Type", "text/plain"), ("Content-Encoding", "gzip")],
+                    body: Data(gzipped)),
+            ], maxRequests: 4, lifetime: 20)
+        defer { upstream.stop() }
+        let origin = try origin(of: upstream)
+        let mocks = MockRegistry(unmatched: .passToNetwork(hosts: ["127.0.0.1"]))
+        let server = try MockServer(serving: mocks, as: [origin])
+        defer { server.stop() }
+        try await withWatchdog(20) {
+            let client = try RawHTTPClient(port: server.port)
+            defer { client.close() }
+            XCTAssertTrue(client.send("HEAD /file HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+            let head = try await offThread { try client.readResponse(method: "HEAD") }
+            XCTAssertEqual(head.status, 200)
+            XCTAssertEqual(head.headers["Content-Length"], "12", "the length of the body HEAD leaves out")
+            XCTAssertEqual(head.body, [])
+            XCTAssertTrue(client.send("GET /zipped HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+            let zipped = try await offThread { try client.readResponse() }
+            XCTAssertEqual(zipped.status, 200)
+            XCTAssertEqual(String(decoding: zipped.body, as: UTF8.self), "hello, decoded")
+            XCTAssertNil(zipped.headers["Content-Encoding"], "the body goes on as URLSession decoded it")
+            XCTAssertEqual(zipped.headers["Content-Length"], "14")
+        }
+        XCTAssertEqual(upstream.received.map(\.method), ["HEAD", "GET"])
+    }
+
     func testAClientThatLeavesCancelsTheRequestItPassedToTheNetwork() async throws {
         // The network answers after a while; the client leaves first, and the registry no longer
         // counts the request in flight.
