@@ -11,19 +11,8 @@
     final class CatBreedsDemoLaunchTests: XCTestCase {
         private let breedsURL = "https://cats.example.com/breeds.json"
 
-        /// The demo, next to this test's resource bundle in the build's products.
-        private func demo() throws -> URL {
-            try XCTSkipUnless(
-                DemoProcess.demo != nil,
-                "CatBreedsDemo is not built at \(DemoProcess.demoPath): build the package with "
-                    + "`swift build --build-tests` first")
-            return try XCTUnwrap(DemoProcess.demo)
-        }
-
-        /// This process's environment without MockNetwork's variables: a launch names only what the test sets.
-        private var cleanEnvironment: [String: String] {
-            ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MOCKNETWORK_") }
-        }
+        private func demo() throws -> URL { try DemoProcess.builtDemo() }
+        private var cleanEnvironment: [String: String] { DemoProcess.cleanEnvironment }
 
         func testEachScenarioShowsItsScreenAndTheReportShowsTheRequest() throws {
             // Each scenario's screen: its first line, and how many lines it has.

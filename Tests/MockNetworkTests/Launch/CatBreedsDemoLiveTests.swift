@@ -12,16 +12,13 @@
     final class CatBreedsDemoLiveTests: XCTestCase {
         private let breedsURL = "https://cats.example.com/breeds.json"
 
-        private func demo() throws -> URL {
-            try XCTSkipUnless(
-                DemoProcess.demo != nil,
-                "CatBreedsDemo is not built at \(DemoProcess.demoPath): build the package with "
-                    + "`swift build --build-tests` first")
-            return try XCTUnwrap(DemoProcess.demo)
-        }
-
-        private var cleanEnvironment: [String: String] {
-            ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MOCKNETWORK_") }
+        /// What the demo shows, launched as a UI test launches its app with `mocks` served live.
+        private func launch(servedBy mocks: MockRegistry) throws -> DemoProcess.Run {
+            let server = try MockServer(serving: mocks)
+            defer { server.stop() }
+            var environment = DemoProcess.cleanEnvironment
+            environment.mockNetwork(server: server)
+            return try DemoProcess.run(DemoProcess.builtDemo(), environment: environment, timeout: 60)
         }
 
         func testTheLaunchedAppIsAnsweredByThisTestsHandler() throws {
@@ -37,12 +34,7 @@
                     "description": "Warm to the touch."}]}
                     """#)
             }
-            let server = try MockServer(serving: mocks)
-            defer { server.stop() }
-            var environment = cleanEnvironment
-            environment.mockNetwork(server: server)
-
-            let run = try DemoProcess.run(demo(), environment: environment, timeout: 60)
+            let run = try launch(servedBy: mocks)
 
             XCTAssertEqual(run.status, 0, run.errors)
             XCTAssertEqual(run.output, "== live ==\n1. Sphynx — popularity 10 — known for almost no hair\n")
@@ -55,12 +47,7 @@
         func testARequestNoHandlerMatchesFailsTheAppAndIsTheTestsFailure() throws {
             let mocks = MockRegistry()
             mocks.register("https://cats.example.com/breeds.xml") { _ in try .text("<breeds/>") }
-            let server = try MockServer(serving: mocks)
-            defer { server.stop() }
-            var environment = cleanEnvironment
-            environment.mockNetwork(server: server)
-
-            let run = try DemoProcess.run(demo(), environment: environment, timeout: 60)
+            let run = try launch(servedBy: mocks)
 
             XCTAssertEqual(run.status, 0, run.errors)
             XCTAssertEqual(run.output, "== live ==\ncould not load breeds\n", "the app's request failed")

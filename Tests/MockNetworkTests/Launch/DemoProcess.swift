@@ -1,6 +1,7 @@
 // `Process` exists where a test can start a program: macOS, Linux and Windows, not iOS and the like.
 #if os(macOS) || os(Linux) || os(Windows)
     import Foundation
+    import XCTest
 
     /// Runs a program (the demo, `curl`) to its end, with a watchdog: one that does not end in time
     /// is terminated, and the test fails instead of stalling the run.
@@ -11,6 +12,21 @@
         /// The demo, when it is built.
         static var demo: URL? {
             FileManager.default.isExecutableFile(atPath: demoPath) ? URL(fileURLWithPath: demoPath) : nil
+        }
+
+        /// The demo, or a skip of the test that says how to build it.
+        static func builtDemo() throws -> URL {
+            try XCTSkipUnless(
+                demo != nil,
+                "CatBreedsDemo is not built at \(demoPath): build the package with "
+                    + "`swift build --build-tests` first")
+            return try XCTUnwrap(demo)
+        }
+
+        /// This process's environment without MockNetwork's variables: a launch names only what the
+        /// test sets.
+        static var cleanEnvironment: [String: String] {
+            ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MOCKNETWORK_") }
         }
 
         struct Run {
