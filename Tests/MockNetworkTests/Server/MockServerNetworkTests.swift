@@ -7,14 +7,6 @@ import XCTest
     import FoundationNetworking
 #endif
 
-/// The answer to `request` from a plain session, its body as text.
-private func fetchText(_ request: URLRequest) async throws -> (HTTPURLResponse, String) {
-    let session = plainSession()
-    defer { session.finishTasksAndInvalidate() }
-    let (data, response) = try await session.data(for: request)
-    return (try XCTUnwrap(response as? HTTPURLResponse), String(decoding: data, as: UTF8.self))
-}
-
 /// A served request the registry lets through to the network goes there, as one on its session
 /// would: the client gets what the network answered, and an archive that records keeps it. The
 /// "network" is a loopback server on 127.0.0.1, which the served registry answers as.

@@ -8,12 +8,8 @@ import XCTest
     import FoundationNetworking
 #endif
 
-/// The answer to `request` from a plain session, its body as text.
 private func fetch(_ request: URLRequest) async throws -> (HTTPURLResponse, String) {
-    let session = plainSession()
-    defer { session.finishTasksAndInvalidate() }
-    let (data, response) = try await session.data(for: request)
-    return (try XCTUnwrap(response as? HTTPURLResponse), String(decoding: data, as: UTF8.self))
+    try await fetchText(request)
 }
 
 private func fetch(_ url: URL) async throws -> (HTTPURLResponse, String) {

@@ -23,6 +23,14 @@ func plainSession() -> URLSession {
     return URLSession(configuration: configuration)
 }
 
+/// The answer to `request` from a plain session, its body as text.
+func fetchText(_ request: URLRequest) async throws -> (HTTPURLResponse, String) {
+    let session = plainSession()
+    defer { session.finishTasksAndInvalidate() }
+    let (data, response) = try await session.data(for: request)
+    return (try XCTUnwrap(response as? HTTPURLResponse), String(decoding: data, as: UTF8.self))
+}
+
 /// A responder that answers with what it was asked: the method, target and body, and a field for
 /// each request field that starts with `X-`.
 let echo = ClosureResponder { request, writer in
