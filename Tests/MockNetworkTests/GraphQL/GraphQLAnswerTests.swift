@@ -8,7 +8,11 @@ import Testing
 
 /// Answers as a GraphQL server gives them: data, errors or both, in the media type the request accepts.
 @Suite struct GraphQLAnswerTests {
-    private let apollo = GraphQLRequests.apollo(name: "GetUser", type: "query", body: "{}")
+    private let apollo = GraphQLRequests.apollo(
+        name: "GetUser", type: "query", operationID: GraphQLRequests.getUserHash,
+        body:
+            #"{"extensions":{\#(GraphQLRequests.clientLibrary)},"operationName":"GetUser","query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":"7"}}"#
+    )
 
     private func text(_ response: MockResponse) -> String { String(decoding: response.body, as: UTF8.self) }
 

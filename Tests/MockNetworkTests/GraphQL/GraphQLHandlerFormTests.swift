@@ -9,7 +9,9 @@ import XCTest
 
 /// The issue's spelling, `register(.graphQL("GetUser", variables: ["id": 7])) { request, operation in … }`,
 /// compiles and reads the operation on both surfaces (a registry, the test case); and which form a
-/// closure that never reads the operation gets.
+/// closure that never reads the operation gets. The requests here send the ID as a number, as that
+/// spelling expects; Apollo iOS sends an `ID` as a string, which `["id": "7"]` matches
+/// (`GraphQLRequests`).
 final class GraphQLHandlerFormTests: MockNetworkTestCase {
     private func getUser(_ id: Int) -> URLRequest {
         GraphQLRequests.post(#"{"query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":\#(id)}}"#)

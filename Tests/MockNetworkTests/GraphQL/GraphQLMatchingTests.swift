@@ -16,69 +16,83 @@ import Testing
         String(decoding: try await mocks.session.data(for: request).0, as: UTF8.self)
     }
 
-    private func getUser(_ id: Int, extra: String = "") -> URLRequest {
+    /// `GetUser` as Apollo iOS sends it: its `ID!` variable a string.
+    private func getUser(_ id: String) -> URLRequest {
         GraphQLRequests.apollo(
-            name: "GetUser", type: "query",
+            name: "GetUser", type: "query", operationID: GraphQLRequests.getUserHash,
             body:
-                #"{"operationName":"GetUser","query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":\#(id)\#(extra)}}"#
+                #"{"extensions":{\#(GraphQLRequests.clientLibrary)},"operationName":"GetUser","query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":"\#(id)"}}"#
+        )
+    }
+
+    /// An operation with an `Int!` variable, which a client sends as a JSON number.
+    private func getFeed(first: Int, extra: String = "") -> URLRequest {
+        GraphQLRequests.apollo(
+            name: "GetFeed", type: "query",
+            operationID: "0662766823d03a415bee55756a59f7824f5c32717f19918e9c7367a9986c8847",
+            body:
+                #"{"extensions":{\#(GraphQLRequests.clientLibrary)},"operationName":"GetFeed","query":"query GetFeed($first: Int!) { feed(first: $first) { __typename id } }","variables":{"first":\#(first)\#(extra)}}"#
         )
     }
 
     private let addUser = GraphQLRequests.apollo(
-        name: "AddUser", type: "mutation",
+        name: "AddUser", type: "mutation", operationID: GraphQLRequests.addUserHash,
         body:
-            #"{"operationName":"AddUser","query":"mutation AddUser($name: String!) { addUser(name: $name) { id } }","variables":{"name":"Ada"}}"#
+            #"{"extensions":{\#(GraphQLRequests.clientLibrary)},"operationName":"AddUser","query":"\#(GraphQLRequests.addUserDocument)","variables":{"name":"Ada"}}"#
     )
 
     @Test func theMostSpecificOperationMatchWins() async throws {
         mocks.register(.graphQL(type: .query), answer: try .text("any query"))
         mocks.register(.graphQL("GetUser"), answer: try .text("GetUser"))
-        mocks.register(.graphQL("GetUser", variables: ["id": 7]), answer: try .text("GetUser 7"))
+        mocks.register(.graphQL("GetUser", variables: ["id": "7"]), answer: try .text("GetUser 7"))
         mocks.register(.graphQL(type: .mutation), answer: try .text("a mutation"))
         mocks.register(GraphQLRequests.endpoint.absoluteString, method: "POST", answer: try .text("the URL"))
 
-        #expect(try await answer(getUser(7)) == "GetUser 7")
-        #expect(try await answer(getUser(8)) == "GetUser")
+        #expect(try await answer(getUser("7")) == "GetUser 7")
+        #expect(try await answer(getUser("8")) == "GetUser")
         #expect(try await answer(addUser) == "a mutation")
-        let other = GraphQLRequests.post(#"{"query":"query GetFeed { feed { id } }"}"#)
-        #expect(try await answer(other) == "any query")
+        #expect(try await answer(getFeed(first: 10)) == "any query")
         let notGraphQL = GraphQLRequests.post(#"{"hello":"world"}"#)
         #expect(try await answer(notGraphQL) == "the URL")
         #expect(mocks.failures.isEmpty)
     }
 
     @Test func variablesCompareAsJSONAndAllVariablesAsksForExactlyThose() async throws {
-        mocks.register(.graphQL("GetUser", variables: ["id": 7.0]), answer: try .text("some"))
-        mocks.register(.graphQL("GetUser", variables: ["id": 7], allVariables: true), answer: try .text("exactly"))
+        mocks.register(.graphQL("GetFeed", variables: ["first": 10.0]), answer: try .text("some"))
+        mocks.register(.graphQL("GetFeed", variables: ["first": 10], allVariables: true), answer: try .text("exactly"))
 
-        #expect(try await answer(getUser(7)) == "exactly")
-        #expect(try await answer(getUser(7, extra: #","locale":"en""#)) == "some")
+        #expect(try await answer(getFeed(first: 10)) == "exactly")
+        #expect(try await answer(getFeed(first: 10, extra: #","locale":"en""#)) == "some")
     }
 
     @Test func anEndpointNarrowsTheMatchAndTakesTheGETForm() async throws {
         mocks.register(.graphQL("GetUser"), answer: try .text("anywhere"))
         mocks.register(.graphQL("GetUser").at(GraphQLRequests.endpoint), answer: try .text("at the endpoint"))
 
-        #expect(try await answer(getUser(7)) == "at the endpoint")
+        #expect(try await answer(getUser("7")) == "at the endpoint")
         let get = GraphQLRequests.apolloGET(
-            [("operationName", "GetUser"), ("query", GraphQLRequests.getUserDocument), ("variables", #"{"id":7}"#)],
-            headers: GraphQLRequests.apolloHeaders(name: "GetUser", type: "query"))
+            [
+                ("extensions", #"{\#(GraphQLRequests.clientLibrary)}"#), ("operationName", "GetUser"),
+                ("query", GraphQLRequests.getUserDocument), ("variables", #"{"id":"7"}"#),
+            ],
+            headers: GraphQLRequests.apolloHeaders(
+                name: "GetUser", type: "query", operationID: GraphQLRequests.getUserHash))
         #expect(try await answer(get) == "at the endpoint")
-        var elsewhere = getUser(7)
+        var elsewhere = getUser("7")
         elsewhere.url = URL(string: "https://other.example.com/graphql")
         #expect(try await answer(elsewhere) == "anywhere")
     }
 
     @Test func handlersReadTheOperation() async throws {
         mocks.register(.graphQL("GetUser")) { request, operation in
-            let id = operation.variables["id"]?.description ?? "?"
-            return try .graphQL(data: #"{"user": {"id": "\#(id)"}}"#, for: request)
+            let id = operation.variables["id"]?.description ?? "null"
+            return try .graphQL(data: #"{"user": {"id": \#(id)}}"#, for: request)
         }
         mocks.register(.graphQL(type: .mutation)) { request, operation async throws in
             try .graphQL(data: #"{"\#(operation.name ?? "")": \#(operation.variables["name"] ?? nil)}"#, for: request)
         }
 
-        #expect(try await answer(getUser(7)) == #"{"data":{"user": {"id": "7"}}}"#)
+        #expect(try await answer(getUser("7")) == #"{"data":{"user": {"id": "7"}}}"#)
         #expect(try await answer(addUser) == #"{"data":{"AddUser": "Ada"}}"#)
         #expect(mocks.failures.isEmpty)
     }
@@ -90,7 +104,7 @@ import Testing
         mocks.register(.graphQL("GetUser")) { _, _ in try .text("either") }
 
         #expect(try await answer(URLRequest(url: URL(string: "https://api.example.com/users/7")!)) == "7")
-        #expect(try await answer(getUser(7)) == "either")
+        #expect(try await answer(getUser("7")) == "either")
     }
 
     @Test func aThousandOperationsEachAnswerTheirOwn() async throws {
@@ -110,18 +124,18 @@ import Testing
         mocks.register(.graphQL("GetUser"), answer: try .text("first"))
         mocks.register(.graphQL("GetUser"), answer: try .text("anywhere"))
         mocks.register(.graphQL("GetUser").at(GraphQLRequests.endpoint), answer: try .text("at the endpoint"))
-        #expect(try await answer(getUser(7)) == "at the endpoint")
+        #expect(try await answer(getUser("7")) == "at the endpoint")
 
         mocks.remove(GraphQLRequests.endpoint.absoluteString)
-        #expect(try await answer(getUser(7)) == "anywhere")
+        #expect(try await answer(getUser("7")) == "anywhere")
         #expect(mocks.failures.isEmpty)
     }
 
     @Test func theMatchReadsAsItIsWritten() {
         #expect(RequestMatch.graphQL("GetUser", type: .query).description == "GraphQL query GetUser")
         #expect(
-            RequestMatch.graphQL("GetUser", variables: ["id": 7]).at("https://api.example.com/graphql").description
-                == #"GraphQL operation GetUser with variables {"id":7} at https://api.example.com/graphql"#)
+            RequestMatch.graphQL("GetUser", variables: ["id": "7"]).at("https://api.example.com/graphql").description
+                == #"GraphQL operation GetUser with variables {"id":"7"} at https://api.example.com/graphql"#)
         #expect(
             RequestMatch.graphQL(type: .mutation, allVariables: true).description
                 == "GraphQL mutation (any name) with no variables")

@@ -43,18 +43,21 @@ import Testing
         #expect(operation.variables == ["id": "QVBJcy5ndXJ1"])
     }
 
+    /// The body is the one Apollo iOS 1.25.7 sent, byte for byte: its `ID!` variable a string.
     @Test func apolloQueryAsSent() throws {
         let body =
-            #"{"extensions":{\#(R.clientLibrary)},"operationName":"GetUser","query":"\#(R.getUserDocument)","variables":{"id":7}}"#
-        let operation = try #require(GraphQLOperation(R.apollo(name: "GetUser", type: "query", body: body)))
+            #"{"extensions":{\#(R.clientLibrary)},"operationName":"GetUser","query":"\#(R.getUserDocument)","variables":{"id":"7"}}"#
+        #expect(body.utf8.count == 197)  // the captured Content-Length
+        let request = R.apollo(name: "GetUser", type: "query", operationID: R.getUserHash, body: body)
+        let operation = try #require(GraphQLOperation(request))
         #expect(operation.name == "GetUser")
         #expect(operation.type == .query)
         #expect(operation.document == R.getUserDocument)
-        #expect(operation.variables == ["id": 7])
-        #expect(operation.variables["id"] == 7.0)
-        #expect(operation.extensions == ["clientLibrary": ["name": "apollo-ios", "version": "1.25.0"]])
+        #expect(operation.variables == ["id": "7"])
+        #expect(operation.variables["id"] != 7)
+        #expect(operation.extensions == ["clientLibrary": ["name": "apollo-ios", "version": "1.25.7"]])
         #expect(operation.persistedQueryHash == nil)
-        #expect(operation.description == #"query GetUser {"id":7}"#)
+        #expect(operation.description == #"query GetUser {"id":"7"}"#)
     }
 
     @Test func apolloMutationWithInputObject() throws {
@@ -62,7 +65,10 @@ import Testing
             "mutation CreateReview($episode: Episode, $review: ReviewInput!) { createReview(episode: $episode, review: $review) { __typename stars commentary } }"
         let body =
             #"{"extensions":{\#(R.clientLibrary)},"operationName":"CreateReview","query":"\#(document)","variables":{"episode":"JEDI","review":{"commentary":"Great!","stars":5}}}"#
-        let operation = try #require(GraphQLOperation(R.apollo(name: "CreateReview", type: "mutation", body: body)))
+        let request = R.apollo(
+            name: "CreateReview", type: "mutation",
+            operationID: "ca4723ea598cb01349958811fe0e369b7d22ed2834da88feda36264962814fcd", body: body)
+        let operation = try #require(GraphQLOperation(request))
         #expect(operation.type == .mutation)
         #expect(operation.variables == ["review": ["stars": 5.0, "commentary": "Great!"], "episode": "JEDI"])
         struct Variables: Decodable, Equatable {
@@ -81,39 +87,48 @@ import Testing
     /// Automatic persisted queries as Apollo iOS sends them: the hash alone, then (after
     /// `PersistedQueryNotFound`) the hash with the document, as POST or as GET query items.
     @Test func apolloPersistedQueryFlow() throws {
-        let persisted = #""persistedQuery":{"sha256Hash":"\#(R.getUserHash)","version":1}"#
-        let headers = R.apolloHeaders(name: "GetUser", type: "query").merging(["X-APOLLO-OPERATION-ID": R.getUserHash])
-        { $1 }
+        let persisted = R.persistedQuery(R.getUserHash)
+        let headers = R.apolloHeaders(name: "GetUser", type: "query", operationID: R.getUserHash)
 
         let first = R.post(
-            #"{"extensions":{\#(R.clientLibrary),\#(persisted)},"operationName":"GetUser","variables":{"id":7}}"#,
+            #"{"extensions":{\#(R.clientLibrary),\#(persisted)},"operationName":"GetUser","variables":{"id":"7"}}"#,
             headers: headers)
+        #expect(first.httpBody?.count == 233)  // the captured Content-Length
         let hashOnly = try #require(GraphQLOperation(first))
         #expect(hashOnly.name == "GetUser")
         #expect(hashOnly.type == .query)  // from X-APOLLO-OPERATION-TYPE: no document says
         #expect(hashOnly.document == nil)
         #expect(hashOnly.persistedQueryHash == R.getUserHash)
         #expect(hashOnly.extensions["persistedQuery"] == ["version": 1, "sha256Hash": .string(R.getUserHash)])
-        #expect(hashOnly.variables == ["id": 7])
+        #expect(hashOnly.variables == ["id": "7"])
 
         let retry = R.post(
-            #"{"extensions":{\#(R.clientLibrary),\#(persisted)},"operationName":"GetUser","query":"\#(R.getUserDocument)","variables":{"id":7}}"#,
+            #"{"extensions":{\#(R.clientLibrary),\#(persisted)},"operationName":"GetUser","query":"\#(R.getUserDocument)","variables":{"id":"7"}}"#,
             headers: headers)
+        #expect(retry.httpBody?.count == 308)
         let withDocument = try #require(GraphQLOperation(retry))
         #expect(withDocument.document == R.getUserDocument)
         #expect(withDocument.persistedQueryHash == R.getUserHash)
 
         let extensions = #"{\#(R.clientLibrary),\#(persisted)}"#
         let firstGET = R.apolloGET(
-            [("extensions", extensions), ("operationName", "GetUser"), ("variables", #"{"id":7}"#)], headers: headers)
+            [("extensions", extensions), ("operationName", "GetUser"), ("variables", #"{"id":"7"}"#)], headers: headers)
         #expect(firstGET.httpMethod == "GET")
+        #expect(
+            firstGET.url?.absoluteString
+                == "https://api.example.com/graphql?extensions=%7B%22clientLibrary%22:%7B%22name%22:%22apollo-ios%22,"
+                + "%22version%22:%221.25.7%22%7D,%22persistedQuery%22:%7B%22sha256Hash%22:%22\(R.getUserHash)%22,"
+                + "%22version%22:1%7D%7D&operationName=GetUser&variables=%7B%22id%22:%227%22%7D")  // as captured
         #expect(try GraphQLOperation.operations(in: firstGET) == [hashOnly])
         let retryGET = R.apolloGET(
             [
                 ("extensions", extensions), ("operationName", "GetUser"), ("query", R.getUserDocument),
-                ("variables", #"{"id":7}"#),
+                ("variables", #"{"id":"7"}"#),
             ],
             headers: headers)
+        let capturedQueryItem =
+            "&query=query%20GetUser($id:%20ID!)%20%7B%20user(id:%20$id)%20%7B%20__typename%20id%20name%20%7D%20%7D&"
+        #expect(retryGET.url?.absoluteString.contains(capturedQueryItem) == true)
         #expect(try GraphQLOperation.operations(in: retryGET) == [withDocument])
     }
 
@@ -132,6 +147,20 @@ import Testing
         let search = try #require(GraphQLOperation(URLRequest(url: plus)))
         #expect(search.document == #"query Q { a(b: "x+y") }"#)
         #expect(search.name == "Q")
+    }
+
+    /// Apollo iOS's `GET` encodes `+` as `%2B` and `;` as `%3B` in a query item; both read back as sent.
+    @Test func apolloGETEncodesPlusAndSemicolon() throws {
+        let get = R.apolloGET(
+            [
+                ("operationName", "Search"), ("query", "query Search($q: String!) { search(q: $q) { __typename id } }"),
+                ("variables", #"{"q":"a+b;c"}"#),
+            ],
+            headers: R.apolloHeaders(
+                name: "Search", type: "query",
+                operationID: "50542bf758361af584fafdf3e4200058022079c9062411ed7bc246cbd98c487b"))
+        #expect(get.url?.absoluteString.hasSuffix("&variables=%7B%22q%22:%22a%2Bb%3Bc%22%7D") == true)
+        #expect(try #require(GraphQLOperation(get)).variables == ["q": "a+b;c"])
     }
 
     @Test func batchesInOrder() throws {

@@ -8,15 +8,13 @@ import Testing
 
 private typealias R = GraphQLRequests
 
-/// Apollo iOS 1.25's automatic persisted queries, played against a registered operation that
-/// answers as a server does: the hash alone first (`PersistedQueryNotFound` while the server does
-/// not know it), the retry with the document, then the hash alone as a `GET` once it is known.
+/// Apollo iOS 1.25.7's automatic persisted queries, its requests as captured (`GraphQLRequests`),
+/// played against a registered operation that answers as a server does: the hash alone first
+/// (`PersistedQueryNotFound` while the server does not know it), then the retry with the document.
 @Suite struct GraphQLPersistedQueryFlowTests {
     private let mocks = MockRegistry()
-    private let persisted = #""persistedQuery":{"sha256Hash":"\#(R.getUserHash)","version":1}"#
-    private let headers = R.apolloHeaders(name: "GetUser", type: "query").merging([
-        "X-APOLLO-OPERATION-ID": R.getUserHash
-    ]) { $1 }
+    private let persisted = R.persistedQuery(R.getUserHash)
+    private let headers = R.apolloHeaders(name: "GetUser", type: "query", operationID: R.getUserHash)
 
     private func answer(_ request: URLRequest) async throws -> (Int, String) {
         let (data, response) = try await mocks.session.data(for: request)
@@ -31,7 +29,7 @@ private typealias R = GraphQLRequests
     /// know gets `PersistedQueryNotFound`; a document with its hash makes the hash known.
     private func registerServer() -> MockRoute {
         let known = Shared<Set<String>>([])
-        return mocks.register(.graphQL("GetUser", type: .query, variables: ["id": 7])) { request, operation in
+        return mocks.register(.graphQL("GetUser", type: .query, variables: ["id": "7"])) { request, operation in
             let hash = try #require(operation.persistedQueryHash)
             if let document = operation.document {
                 #expect(document == R.getUserDocument)
@@ -47,23 +45,25 @@ private typealias R = GraphQLRequests
         }
     }
 
+    /// By default both are `POST`s; once the hash is known, the hash alone is answered (as a `GET`
+    /// here, as a client with `useGETForQueries` sends it).
     @Test func hashThenRetryWithTheDocumentThenGET() async throws {
         let route = registerServer()
 
         let first = R.post(
-            #"{"extensions":{\#(R.clientLibrary),\#(persisted)},"operationName":"GetUser","variables":{"id":7}}"#,
+            #"{"extensions":{\#(R.clientLibrary),\#(persisted)},"operationName":"GetUser","variables":{"id":"7"}}"#,
             headers: headers)
         #expect(try await answer(first) == (200, notFound))
 
         let retry = R.post(
-            #"{"extensions":{\#(R.clientLibrary),\#(persisted)},"operationName":"GetUser","query":"\#(R.getUserDocument)","variables":{"id":7}}"#,
+            #"{"extensions":{\#(R.clientLibrary),\#(persisted)},"operationName":"GetUser","query":"\#(R.getUserDocument)","variables":{"id":"7"}}"#,
             headers: headers)
         #expect(try await answer(retry) == (200, data))
 
         let get = R.apolloGET(
             [
                 ("extensions", #"{\#(R.clientLibrary),\#(persisted)}"#), ("operationName", "GetUser"),
-                ("variables", #"{"id":7}"#),
+                ("variables", #"{"id":"7"}"#),
             ], headers: headers)
         #expect(try await answer(get) == (200, data))
 
@@ -73,13 +73,14 @@ private typealias R = GraphQLRequests
         #expect(mocks.failures.isEmpty)
     }
 
-    /// With `useGETForQueries` and `useGETForPersistedQueryRetry`, both requests are `GET`s: the hash
-    /// alone in `extensions`, then, after `PersistedQueryNotFound`, the same with `query` added.
+    /// With `useGETForPersistedQueryRetry` (with or without `useGETForQueries`), both requests are
+    /// `GET`s: the hash alone in `extensions`, then, after `PersistedQueryNotFound`, the same with
+    /// `query` added.
     @Test func hashThenRetryWithTheDocumentBothAsGET() async throws {
         let route = registerServer()
         let items = [
             ("extensions", #"{\#(R.clientLibrary),\#(persisted)}"#), ("operationName", "GetUser"),
-            ("variables", #"{"id":7}"#),
+            ("variables", #"{"id":"7"}"#),
         ]
 
         let first = R.apolloGET(items, headers: headers)
@@ -91,7 +92,7 @@ private typealias R = GraphQLRequests
         #expect(try await answer(retry) == (200, data))
 
         #expect(route.callCount == 2)
-        let reads = mocks.requests(matching: .graphQL("GetUser", variables: ["id": 7]).at(R.endpoint))
+        let reads = mocks.requests(matching: .graphQL("GetUser", variables: ["id": "7"]).at(R.endpoint))
         #expect(reads.map(\.method) == ["GET", "GET"])
         #expect(reads.map { $0.graphQLOperation?.document } == [nil, R.getUserDocument])
         #expect(reads.map { $0.graphQLOperation?.persistedQueryHash } == [R.getUserHash, R.getUserHash])

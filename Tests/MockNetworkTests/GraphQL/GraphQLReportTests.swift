@@ -10,11 +10,12 @@ import Testing
 @Suite struct GraphQLReportTests {
     private let mocks = MockRegistry()
 
-    private func getUser(_ id: Int) -> URLRequest {
+    /// `GetUser` as Apollo iOS sends it: its `ID!` variable a string.
+    private func getUser(_ id: String) -> URLRequest {
         GraphQLRequests.apollo(
-            name: "GetUser", type: "query",
+            name: "GetUser", type: "query", operationID: GraphQLRequests.getUserHash,
             body:
-                #"{"operationName":"GetUser","query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":\#(id)}}"#
+                #"{"extensions":{\#(GraphQLRequests.clientLibrary)},"operationName":"GetUser","query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":"\#(id)"}}"#
         )
     }
 
@@ -27,20 +28,20 @@ import Testing
     @Test func theReportNamesTheOperationAndTheNearestOneWithWhatDiffers() async throws {
         mocks.register(.graphQL("GetPosts"), answer: try .status(200))
         let line = #line + 1
-        mocks.register(.graphQL("GetUser", variables: ["id": 7]), answer: try .status(200))
+        mocks.register(.graphQL("GetUser", variables: ["id": "7"]), answer: try .status(200))
         mocks.register("https://api.example.com/health", answer: try .status(200))
 
-        let message = await failure(getUser(8))
+        let message = await failure(getUser("8"))
         #expect(
             message == """
-                MockNetwork: no handler for POST https://api.example.com/graphql (query GetUser {"id":8}).
-                Nearest: GraphQL operation GetUser with variables {"id":7} (variables.id 8 ≠ 7)
+                MockNetwork: no handler for POST https://api.example.com/graphql (query GetUser {"id":"8"}).
+                Nearest: GraphQL operation GetUser with variables {"id":"7"} (variables.id "8" ≠ "7")
                 Registered (3):
                   GraphQL operation GetPosts
-                  GraphQL operation GetUser with variables {"id":7}
+                  GraphQL operation GetUser with variables {"id":"7"}
                   https://api.example.com/health
                 Fix: the request's operation does not fit the GraphQL handler registered at \(#fileID):\(line) \
-                (variables.id 8 ≠ 7). Make the client send what that match expects, or loosen the match there.
+                (variables.id "8" ≠ "7"). Make the client send what that match expects, or loosen the match there.
                 """)
     }
 
@@ -55,7 +56,7 @@ import Testing
     @Test func anOperationWithNothingNearIsToldHowToRegisterIt() async throws {
         mocks.register("https://api.example.com/health", answer: try .status(200))
 
-        let message = await failure(getUser(8))
+        let message = await failure(getUser("8"))
         #expect(
             message.split(separator: "\n").last
                 == """
@@ -66,18 +67,18 @@ import Testing
 
     @Test func checksAfterTheFactTakeGraphQLMatches() async throws {
         mocks.register(.graphQL(type: .query), answer: try .status(200))
-        _ = try await mocks.session.data(for: getUser(7))
-        _ = try await mocks.session.data(for: getUser(8))
+        _ = try await mocks.session.data(for: getUser("7"))
+        _ = try await mocks.session.data(for: getUser("8"))
 
         #expect(mocks.requests(matching: .graphQL("GetUser")).count == 2)
-        #expect(mocks.requests(matching: .graphQL("GetUser", variables: ["id": 8])).count == 1)
+        #expect(mocks.requests(matching: .graphQL("GetUser", variables: ["id": "8"])).count == 1)
         #expect(mocks.requests(matching: .graphQL(type: .mutation)).isEmpty)
         #expect(
-            mocks.countFailure(.graphQL("GetUser", variables: ["id": 9]), .exactly(1)) == """
-                MockNetwork: expected exactly 1 operation matching GraphQL operation GetUser with variables {"id":9}, got 0.
-                Requested (2): POST https://api.example.com/graphql (query GetUser {"id":7}); \
-                POST https://api.example.com/graphql (query GetUser {"id":8})
-                Nearest: POST https://api.example.com/graphql (query GetUser {"id":7}) (variables.id 7 ≠ 9)
+            mocks.countFailure(.graphQL("GetUser", variables: ["id": "9"]), .exactly(1)) == """
+                MockNetwork: expected exactly 1 operation matching GraphQL operation GetUser with variables {"id":"9"}, got 0.
+                Requested (2): POST https://api.example.com/graphql (query GetUser {"id":"7"}); \
+                POST https://api.example.com/graphql (query GetUser {"id":"8"})
+                Nearest: POST https://api.example.com/graphql (query GetUser {"id":"7"}) (variables.id "7" ≠ "9")
                 """)
     }
 
@@ -85,7 +86,7 @@ import Testing
         mocks.requiresEveryHandlerCalled = true
         mocks.register(.graphQL("GetUser"), expectedCalls: 2, answer: try .status(200))
         mocks.register(.graphQL(type: .mutation), answer: try .status(200))
-        _ = try await mocks.session.data(for: getUser(7))
+        _ = try await mocks.session.data(for: getUser("7"))
 
         let messages = mocks.settledFailures().map { $0.message.components(separatedBy: ",")[0] }
         #expect(messages.count == 2)
