@@ -159,7 +159,9 @@ extension RequestMatch {
         let expected = rule.variables ?? [:]
         for (key, value) in expected.sorted(by: { $0.key < $1.key }) {
             if let have = operation.variables[key] {
-                if !rule.fits(have, value) { out.append("variables.\(key) \(have) ≠ \(value)") }
+                if !rule.fits(have, value) {
+                    out.append("variables.\(key) \(have) ≠ \(value)" + typeNote(key, have, value))
+                }
             } else {
                 out.append("variables.\(key) missing")
             }
@@ -170,6 +172,16 @@ extension RequestMatch {
             }
         }
         return out
+    }
+
+    /// For a variable with the text `expected` has but another JSON type (`"7"` for `7`): which types
+    /// differ, and how to register what came; empty otherwise. The values still differ: only the
+    /// message says more.
+    private static func typeNote(_ key: String, _ have: JSONValue, _ expected: JSONValue) -> String {
+        guard have.kind != expected.kind, let text = have.scalarText, text == expected.scalarText else { return "" }
+        let why =
+            if case .string = have, case .number = expected { ": GraphQL sends ID values as strings" } else { "" }
+        return " (\(have.kind), not \(expected.kind)\(why); register [\(JSONValue.string(key)): \(have)])"
     }
 
     private static func differences(_ reading: Result<[MultipartPart], any Error>, _ rule: PartRule) -> [String] {
@@ -251,5 +263,17 @@ final class BodyReading {
 
     private(set) lazy var parts: Result<[MultipartPart], any Error> = Result {
         try MultipartPart.parts(of: request, body: body)
+    }
+}
+
+extension JSONValue {
+    /// The text of a string, number, boolean or null as a person reads it (a string without its
+    /// quotes), to tell `"7"` from `7`; `nil` for an array or object.
+    fileprivate var scalarText: String? {
+        switch self {
+        case .string(let string): string
+        case .number, .bool, .null: description
+        case .array, .object: nil
+        }
     }
 }

@@ -45,6 +45,42 @@ import Testing
                 """)
     }
 
+    /// A variable with the text the match expects but another JSON type stays a mismatch; the report
+    /// says which types differ and how to register what came.
+    @Test func aStringIDAgainstANumberSaysTheTypesDiffer() async throws {
+        let line = #line + 1
+        mocks.register(.graphQL("GetUser", variables: ["id": 7]), answer: try .status(200))
+
+        let message = await failure(getUser("7"))
+        let difference =
+            #"variables.id "7" ≠ 7 (a string, not a number: GraphQL sends ID values as strings; register ["id": "7"])"#
+        #expect(
+            message.split(separator: "\n").map(String.init) == [
+                #"MockNetwork: no handler for POST https://api.example.com/graphql (query GetUser {"id":"7"})."#,
+                #"Nearest: GraphQL operation GetUser with variables {"id":7} (\#(difference))"#,
+                "Registered (1):",
+                #"  GraphQL operation GetUser with variables {"id":7}"#,
+                "Fix: the request's operation does not fit the GraphQL handler registered at \(#fileID):\(line) "
+                    + "(\(difference)). Make the client send what that match expects, or loosen the match there.",
+            ])
+        let count = try #require(mocks.countFailure(.graphQL("GetUser", variables: ["id": 7]), .exactly(1)))
+        #expect(
+            count.split(separator: "\n").last
+                == #"Nearest: POST https://api.example.com/graphql (query GetUser {"id":"7"}) (\#(difference))"#)
+    }
+
+    /// The other way round: a number where the match expects a string with its text.
+    @Test func aNumberAgainstAStringSaysTheTypesDiffer() async throws {
+        mocks.register(.graphQL("GetUser", variables: ["id": "7"]), answer: try .status(200))
+
+        let request = GraphQLRequests.post(#"{"query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":7}}"#)
+        let message = await failure(request)
+        #expect(
+            message.split(separator: "\n")[1]
+                == #"Nearest: GraphQL operation GetUser with variables {"id":"7"} (variables.id 7 ≠ "7" (a number, not a string; register ["id": 7]))"#
+        )
+    }
+
     @Test func aRequestWithNoOperationIsNotNearAGraphQLMatch() async throws {
         mocks.register(.graphQL("GetUser"), answer: try .status(200))
         mocks.register(.url("https://api.example.com/items").method("POST"), answer: try .status(200))
