@@ -38,7 +38,7 @@ extension RequestMatch {
     /// JSON; others may be there too), or are exactly `variables` with `allVariables`.
     ///
     /// ```swift
-    /// mocks.register(.graphQL("GetUser", variables: ["id": 7])) { request, operation in
+    /// mocks.register(.graphQL("GetUser", variables: ["id": "7"])) { request, operation in
     ///     try .graphQL(data: #"{"user": {"id": "7", "name": "Ada"}}"#, for: request)
     /// }
     /// ```
@@ -55,7 +55,8 @@ extension RequestMatch {
     /// - Parameters:
     ///   - name: the operation's name, if it must have this one.
     ///   - type: query, mutation or subscription, if it must be this one.
-    ///   - variables: variables the operation must send with these values.
+    ///   - variables: variables the operation must send with these values (an `ID` as a string, as
+    ///     clients such as Apollo iOS send it).
     ///   - allVariables: when true, the operation's variables must be exactly `variables` (none
     ///     when `variables` is `nil`).
     public static func graphQL(

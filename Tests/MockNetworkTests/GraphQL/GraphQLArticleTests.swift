@@ -12,45 +12,60 @@ import XCTest
 final class GraphQLArticleTests: MockNetworkTestCase {
     private let endpoint = "https://api.example.com/graphql"
 
-    private func getUser(_ id: Int) -> URLRequest {
+    /// `GetUser` with its `ID!` variable a string, as Apollo iOS sends it.
+    private func getUser(_ id: String) -> URLRequest {
         GraphQLRequests.post(
-            #"{"query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":\#(id)}}"#)
+            #"{"query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":"\#(id)"}}"#)
     }
 
     func testTheOperationSnippets() async throws {
         // Article: Overview
-        mocks.register(.graphQL("GetUser", variables: ["id": 7])) { request, _ in
+        mocks.register(.graphQL("GetUser", variables: ["id": "7"])) { request, _ in
             try .graphQL(data: #"{"user": {"id": "7"}}"#, for: request)
         }
         mocks.register(.graphQL("GetUser")) { request, operation in
-            let id = operation.variables["id"]?.description ?? "?"
-            return try .graphQL(data: #"{"user": {"id": "\#(id)"}}"#, for: request)
+            let id = operation.variables["id"]?.description ?? "null"
+            return try .graphQL(data: #"{"user": {"id": \#(id)}}"#, for: request)
         }
         mocks.register(.graphQL(type: .mutation)) { request, _ in
             try .graphQL(errors: [.init(message: "Read-only")], for: request)
         }
         // (end of snippet)
-        let seven = try await session.data(for: getUser(7)).0
-        let eight = try await session.data(for: getUser(8)).0
+        let seven = try await session.data(for: getUser("7")).0
+        let eight = try await session.data(for: getUser("8")).0
         XCTAssertEqual(String(decoding: seven, as: UTF8.self), #"{"data":{"user": {"id": "7"}}}"#)
         XCTAssertEqual(String(decoding: eight, as: UTF8.self), #"{"data":{"user": {"id": "8"}}}"#)
 
         // Article: Checking operations
         let reads = mocks.requests(matching: .graphQL("GetUser"))
         let operation = try XCTUnwrap(reads.first?.graphQLOperation)
-        XCTAssertEqual(operation.variables["id"], 7)
+        XCTAssertEqual(operation.variables["id"], "7")
         mocks.expect(.graphQL(type: .mutation), count: .never)
         // (end of snippet)
         XCTAssertEqual(reads.count, 2)
+    }
+
+    /// The README's snippet spells the ID as a number, so it answers a client that sends one (Apollo
+    /// iOS sends a string, which the article's `["id": "7"]` matches).
+    func testTheReadmeSnippet() async throws {
+        // README: GraphQL and uploads
+        mocks.register(.graphQL("GetUser", variables: ["id": 7])) { request, _ in
+            try .graphQL(data: #"{"user": {"id": "7"}}"#, for: request)
+        }
+        // (end of snippet)
+        let number = GraphQLRequests.post(
+            #"{"query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":7}}"#)
+        let body = try await session.data(for: number).0
+        XCTAssertEqual(String(decoding: body, as: UTF8.self), #"{"data":{"user": {"id": "7"}}}"#)
     }
 
     func testTheBatchSnippet() async throws {
         mocks.register(.graphQL("GetUser"), expectedCalls: 2, answer: try .graphQL(data: "{}"))
         mocks.register(.graphQL("AddUser"), expectedCalls: 1, answer: try .graphQL(data: "{}"))
         let batch = GraphQLRequests.post(
-            #"[{"query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":7}},"#
+            #"[{"query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":"7"}},"#
                 + #"{"query":"mutation AddUser { addUser { id } }"},"#
-                + #"{"query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":8}}]"#)
+                + #"{"query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":"8"}}]"#)
         _ = try await session.data(for: batch)
 
         // Article: Checking operations, a batch
@@ -62,7 +77,7 @@ final class GraphQLArticleTests: MockNetworkTestCase {
         mocks.expect(.graphQL("GetUser"), count: .exactly(2))
         // (end of snippet)
         XCTAssertEqual(batches[0].body, batch.httpBody)
-        XCTAssertEqual(mocks.requests(matching: .graphQL("AddUser", variables: ["id": 7])).count, 0)
+        XCTAssertEqual(mocks.requests(matching: .graphQL("AddUser", variables: ["id": "7"])).count, 0)
     }
 
     private func post(_ document: String, accept: String? = nil, to address: String? = nil) throws -> URLRequest {
@@ -96,7 +111,7 @@ final class GraphQLArticleTests: MockNetworkTestCase {
                 for: request)
         }
         // (end of snippet)
-        var asking = getUser(7)
+        var asking = getUser("7")
         asking.setValue("application/graphql-response+json, application/json", forHTTPHeaderField: "Accept")
         let (user, userResponse) = try await session.data(for: asking)
         XCTAssertEqual(contentType(userResponse), "application/graphql-response+json; charset=utf-8")
