@@ -45,18 +45,19 @@ final class GraphQLArticleTests: MockNetworkTestCase {
         XCTAssertEqual(reads.count, 2)
     }
 
-    /// The README's snippet spells the ID as a number, so it answers a client that sends one (Apollo
-    /// iOS sends a string, which the article's `["id": "7"]` matches).
+    /// The README's snippet spells the ID as a string, as GraphQL clients such as Apollo iOS send it.
     func testTheReadmeSnippet() async throws {
         // README: GraphQL and uploads
-        mocks.register(.graphQL("GetUser", variables: ["id": 7])) { request, _ in
+        mocks.register(.graphQL("GetUser", variables: ["id": "7"])) { request, _ in
             try .graphQL(data: #"{"user": {"id": "7"}}"#, for: request)
         }
         // (end of snippet)
-        let number = GraphQLRequests.post(
-            #"{"query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":7}}"#)
-        let body = try await session.data(for: number).0
+        let apollo = GraphQLRequests.apollo(
+            name: "GetUser", type: "query", operationID: GraphQLRequests.getUserHash,
+            body: #"{"operationName":"GetUser","query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":"7"}}"#)
+        let body = try await session.data(for: apollo).0
         XCTAssertEqual(String(decoding: body, as: UTF8.self), #"{"data":{"user": {"id": "7"}}}"#)
+        XCTAssertEqual(mocks.failures, [])
     }
 
     func testTheBatchSnippet() async throws {
