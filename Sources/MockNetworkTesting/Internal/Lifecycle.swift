@@ -17,15 +17,26 @@ package enum Lifecycle {
     /// 500 ms, on a machine so busy the pool is slow to take them) until all of them run at once: by
     /// then every pool thread has finished what it ran before, so every job queued earlier than these
     /// has run its step. A test that blocks a pool thread only makes this wait its bound.
-    static func letEarlierJobsRun() async {
+    ///
+    /// Tests that end at once take turns (awaited, holding no thread): two meetings at a time would
+    /// each hold a thread the other needs, and every task in the process would wait their bound.
+    /// Returns whether every job arrived (false: one waited its bound).
+    @discardableResult
+    package static func letEarlierJobsRun() async -> Bool {
+        await rendezvousTurns.take()
         let width = ProcessInfo.processInfo.activeProcessorCount
         let arrived = Rendezvous(width)
-        await withTaskGroup(of: Void.self) { group in
+        let met = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<width {
                 group.addTask { arrived.arriveAndWait(upTo: 0.5) }
             }
+            return await group.allSatisfy { $0 }
         }
+        await rendezvousTurns.give()
+        return met
     }
+
+    private static let rendezvousTurns = Turns()
 
     /// Reports, calls `beforeReset` (the test's traffic is still there to attach), then cancels what
     /// is still in flight and empties the registry.
@@ -88,12 +99,38 @@ final class Rendezvous: @unchecked Sendable {  // `arrived` is only read and wri
 
     init(_ count: Int) { self.count = count }
 
-    func arriveAndWait(upTo seconds: TimeInterval) {
+    /// Waits until all have arrived (true) or the time is up (false).
+    func arriveAndWait(upTo seconds: TimeInterval) -> Bool {
         let limit = Date(timeIntervalSinceNow: seconds)
         condition.lock()
         defer { condition.unlock() }
         arrived += 1
         condition.broadcast()
         while arrived < count, condition.wait(until: limit) {}
+        return arrived >= count
+    }
+}
+
+/// One at a time, in the order they asked, for callers that await their turn rather than block.
+actor Turns {
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Returns when it is the caller's turn.
+    func take() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Ends the caller's turn: the next in line goes on.
+    func give() {
+        if waiting.isEmpty {
+            busy = false
+        } else {
+            waiting.removeFirst().resume()
+        }
     }
 }
