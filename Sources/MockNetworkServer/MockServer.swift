@@ -53,6 +53,7 @@ public final class MockServer: Sendable, StopsWithTest {
     /// What an app's forwarded requests must carry (``launchEnvironment``): 32 random bytes, in hex.
     let secret: String
     private let server: HTTPServer
+    private let responder: RegistryResponder
 
     /// An origin given to ``MockServer/init(serving:as:limits:)`` that is not a scheme and a host
     /// (with an optional port), such as `https://api.example.com`.
@@ -83,7 +84,7 @@ public final class MockServer: Sendable, StopsWithTest {
             return origin
         }
         secret = Self.newSecret()
-        let responder = RegistryResponder(registry: registry, origins: served, secret: secret)
+        responder = RegistryResponder(registry: registry, origins: served, secret: secret)
         server = try HTTPServer(limits: limits, responder: responder)
         responder.setOwnOrigin(ServedOrigin("http://127.0.0.1:\(server.port)")!)
         self.registry = registry
@@ -93,11 +94,13 @@ public final class MockServer: Sendable, StopsWithTest {
         registry.stopWithTest(self)
     }
 
-    deinit { server.stop() }
+    deinit { stop() }
 
     /// Stops listening (the port is closed when this returns) and closes every connection: answers
-    /// in progress are cut short and their `async` handlers cancelled. Safe to call more than once.
+    /// in progress are cut short and their `async` handlers cancelled, and each is a failure of the
+    /// registry's test (await every request before the server stops). Safe to call more than once.
     public func stop() {
+        responder.stopServing()
         server.stop()
     }
 

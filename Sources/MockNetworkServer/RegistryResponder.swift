@@ -44,6 +44,8 @@ final class RegistryResponder: HTTPResponder {
     private let secret: String
     /// The server's own origin, for requests when no origin is given (known once it listens).
     private let ownOrigin = Locked<ServedOrigin?>(nil)
+    /// The requests being answered, by a number of the responder's, to cut short when it stops.
+    private let open = Locked<(next: Int, exchanges: [Int: ServedExchange])>((0, [:]))
 
     init(registry: MockRegistry, origins: [ServedOrigin], secret: String) {
         self.registry = registry
@@ -83,7 +85,19 @@ final class RegistryResponder: HTTPResponder {
             return
         }
         let headSent = Locked(false)
-        let exchange = registry.answerServed(urlRequest, body: request.body) { event in
+        let key = open.withLock { open in
+            open.next += 1
+            return open.next
+        }
+        let exchange = registry.answerServed(
+            urlRequest, body: request.body, isOwnAddress: { [weak self] in self?.isOwnAddress($0) ?? false },
+            opened: { exchange in open.withLock { $0.exchanges[key] = exchange } }
+        ) { [weak self] event in
+            switch event {
+            case .end, .unmatched, .failed: self?.forget(key)
+            case .head, .piece: break
+            }
+            guard let self else { return }
             switch event {
             case .head(let status, let fields, let length):
                 headSent.withLock { $0 = true }
@@ -113,7 +127,30 @@ final class RegistryResponder: HTTPResponder {
                 }
             }
         }
-        writer.onClose { exchange.cancel() }
+        writer.onClose { [weak self] in
+            exchange.cancel()
+            self?.forget(key)
+        }
+    }
+
+    private func forget(_ key: Int) {
+        _ = open.withLock { $0.exchanges.removeValue(forKey: key) }
+    }
+
+    /// Cuts short the answers in progress, telling the registry's test: the server stops.
+    func stopServing() {
+        let exchanges = open.withLock { open in
+            defer { open.exchanges.removeAll() }
+            return Array(open.exchanges.values)
+        }
+        for exchange in exchanges { exchange.stopServing() }
+    }
+
+    /// Whether `url` is this server's own address, where a request it let through would come back.
+    private func isOwnAddress(_ url: URL) -> Bool {
+        guard let own = ownOrigin.withLock({ $0 })?.url, let host = url.host?.lowercased() else { return false }
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        return ["127.0.0.1", "localhost"].contains(host) && port == own.port
     }
 
     private static let textFields: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]

@@ -30,10 +30,15 @@ extension MockRegistry {
     /// gave. A redirect is answered as it is, for the client to follow. `emit` gets the answer's
     /// events in order, from any thread; cancel the returned exchange when its client leaves, which
     /// cancels an `async` handler still running.
+    ///
+    /// `opened` gets the exchange before it starts; `isOwnAddress` says whether a URL is the door's
+    /// own, where a request let through to the network would come straight back.
     package func answerServed(
-        _ request: URLRequest, body: Data, emit: @escaping @Sendable (ServedEvent) -> Void
+        _ request: URLRequest, body: Data, isOwnAddress: @escaping @Sendable (URL) -> Bool = { _ in false },
+        opened: (ServedExchange) -> Void = { _ in }, emit: @escaping @Sendable (ServedEvent) -> Void
     ) -> ServedExchange {
-        let exchange = ServedExchange(core: core, request: request, emit: emit)
+        let exchange = ServedExchange(core: core, request: request, isOwnAddress: isOwnAddress, emit: emit)
+        opened(exchange)
         exchange.start(MockRegistry.Chain(request, body: body))
         return exchange
     }
@@ -49,6 +54,8 @@ extension MockRegistry {
 package final class ServedExchange: Sendable {
     private struct State {
         var cancelled = false
+        /// The answer is complete (its end, or instead of it a report or a failure).
+        var finished = false
         var handlerTask: Task<Void, Never>?
         var timer: DispatchWorkItem?
         var passthrough: URLSessionDataTask?
@@ -56,15 +63,35 @@ package final class ServedExchange: Sendable {
 
     private let core: MockRegistry.Core
     private let request: URLRequest
+    private let isOwnAddress: @Sendable (URL) -> Bool
     private let events: @Sendable (ServedEvent) -> Void
     private let state = Locked(State())
 
     fileprivate init(
-        core: MockRegistry.Core, request: URLRequest, emit: @escaping @Sendable (ServedEvent) -> Void
+        core: MockRegistry.Core, request: URLRequest, isOwnAddress: @escaping @Sendable (URL) -> Bool,
+        emit: @escaping @Sendable (ServedEvent) -> Void
     ) {
         self.core = core
         self.request = request
+        self.isOwnAddress = isOwnAddress
         self.events = emit
+    }
+
+    /// The server that served it stops: a request still in flight is cut short, and the test that
+    /// owns the registry is told, as it would be had the test ended with the request open.
+    package func stopServing() {
+        let open = state.withLock { !$0.finished && !$0.cancelled }
+        if open {
+            let method = RecordedRequest.method(of: request)
+            core.record(
+                MockFailure(
+                    message: "MockNetwork: the MockServer stopped while \(method) "
+                        + "\(MockRegistry.shortened(request.url?.absoluteString ?? "")) was in flight, cutting its "
+                        + "answer short. Await every request (release what hold(…) keeps, let a delayed or streamed "
+                        + "answer finish) before the server stops.",
+                    location: nil))
+        }
+        cancel()
     }
 
     /// The registry's key for this request while it is in flight.
@@ -86,10 +113,13 @@ package final class ServedExchange: Sendable {
 
     /// Gives `event` to the door; the request is no longer in flight once its answer is complete.
     private func emit(_ event: ServedEvent) {
-        events(event)
         switch event {
-        case .head, .piece: break
-        case .end, .unmatched, .failed: core.ended(id)
+        case .head, .piece:
+            events(event)
+        case .end, .unmatched, .failed:
+            state.withLock { $0.finished = true }
+            events(event)
+            core.ended(id)
         }
     }
 
@@ -181,8 +211,22 @@ package final class ServedExchange: Sendable {
             return
         }
         if answer.passToNetwork {
+            let outgoing = answer.request ?? request
+            if let url = outgoing.url, isOwnAddress(url) {
+                // The network there is this server: the request would come back to it, again and again.
+                let message =
+                    "MockNetwork: \(RecordedRequest.method(of: outgoing)) \(MockRegistry.shortened(url.absoluteString)) "
+                    + "matched no handler, and the registry lets it through to the network, where its URL is "
+                    + "the MockServer's own address: it would come back to the server without end. It was "
+                    + "answered 404.\nFix: register a handler for it, or serve the registry as the origin the "
+                    + "client means (MockServer(serving:as: [\"https://api.example.com\"])), so that a request "
+                    + "let through goes there."
+                core.record(MockFailure(message: message, location: nil))
+                emit(.unmatched(report: message))
+                return
+            }
             NetworkPassage.send(
-                answer.request ?? request, for: core, number: answer.logNumber,
+                outgoing, for: core, number: answer.logNumber,
                 keep: { [self] task in
                     state.withLock { state in
                         guard !state.cancelled else { return false }
