@@ -93,11 +93,11 @@ final class RegistryResponder: HTTPResponder {
             urlRequest, body: request.body, isOwnAddress: { [weak self] in self?.isOwnAddress($0) ?? false },
             opened: { exchange in open.withLock { $0.exchanges[key] = exchange } }
         ) { [weak self] event in
+            guard let self else { return }
             switch event {
-            case .end, .unmatched, .failed: self?.forget(key)
+            case .end, .unmatched, .failed: forget(key)
             case .head, .piece: break
             }
-            guard let self else { return }
             switch event {
             case .head(let status, let fields, let length):
                 headSent.withLock { $0 = true }

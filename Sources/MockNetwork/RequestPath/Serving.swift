@@ -307,12 +307,9 @@ package final class ServedExchange: Sendable {
         guard case .success(let (response, data)) = result, let url = response.url,
             response.value(forHTTPHeaderField: "Content-Encoding") != nil
         else { return result }
-        var fields: [String: String] = [:]
-        for (key, value) in response.allHeaderFields {
-            guard let name = key as? String, let value = value as? String else { continue }
-            if ["content-encoding", "content-length"].contains(name.lowercased()) { continue }
-            fields[name] = value
-        }
+        // The fields a server sends (no framing), less the coding.
+        let kept = fields(of: response).filter { $0.name.lowercased() != "content-encoding" }
+        let fields = Dictionary(kept.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         guard
             let passed = HTTPURLResponse(
                 url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1", headerFields: fields)

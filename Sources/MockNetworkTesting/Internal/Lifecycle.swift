@@ -43,9 +43,7 @@ package enum Lifecycle {
     static func end(
         _ registry: MockRegistry, through fail: (MockFailure) -> Void, beforeReset: () -> Void = {}
     ) {
-        report(registry, through: fail)
-        beforeReset()
-        cancelAndReset(registry)
+        finish(registry, registry.settledFailures(), through: fail, beforeReset: beforeReset)
     }
 
     /// As ``end(_:through:beforeReset:)``, for a test whose end runs on the concurrency pool (the
@@ -58,6 +56,14 @@ package enum Lifecycle {
         let failures = await withCheckedContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(returning: registry.settledFailures()) }
         }
+        finish(registry, failures, through: fail, beforeReset: beforeReset)
+    }
+
+    /// Reports `failures`, calls `beforeReset`, then cancels what is in flight and empties the registry.
+    private static func finish(
+        _ registry: MockRegistry, _ failures: [MockFailure], through fail: (MockFailure) -> Void,
+        beforeReset: () -> Void
+    ) {
         for failure in failures { fail(failure) }
         beforeReset()
         cancelAndReset(registry)
