@@ -53,7 +53,7 @@ func requestRows(requests: Int) async throws -> RequestSetup {
     let trait = MockRegistry()
     trait.register(target.absoluteString) { _ in try .text("ok") }
     // Made off the main actor, as a test's scope is.
-    let runner = await Task.detached { TestTaskRunner() }.value
+    let runner = await Task.detached { TestTaskRunner(share: trait.handlerShare) }.value
     trait.handlerRunner = runner
 
     // 2c. MockNetwork, one `async` handler: it runs in a task of its own, which the request could cancel.

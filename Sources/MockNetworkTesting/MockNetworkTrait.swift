@@ -165,7 +165,7 @@
                     try await ProcessWideUse.$current.withValue(processWide) {
                         try await MockRegistry.$scoped.withValue(registry) {
                             // Made in the scope, so handlers see the test and its registry.
-                            let runner = TestTaskRunner()
+                            let runner = TestTaskRunner(share: registry.handlerShare)
                             registry.handlerRunner = runner
                             defer { runner.finish() }
                             try await function()

@@ -187,6 +187,9 @@ extension MockRegistry {
         set { core.handlerRunner = newValue }
     }
 
+    /// The registry's share of the threads handlers run on: a ``TestTaskRunner`` runs them there.
+    package var handlerShare: HandlerShare { core.share }
+
     func record(_ failure: MockFailure) {
         core.record(failure)
     }

@@ -15,6 +15,8 @@ extension MockRegistry {
         let requestLogLimit: Int
         let state: Locked<State>
         private let runner = Locked<(any HandlerRunner)?>(nil)
+        /// The registry's share of the threads handlers run on (``HandlerPool``).
+        let share = HandlerShare()
         /// Whether the end of a test fails for every handler never called.
         let requiresEveryHandlerCalled = Locked(false)
         /// Whether a failing test's report gets the traffic (`attachesTrafficOnFailure`).
@@ -102,9 +104,9 @@ extension MockRegistry {
             if let runner = runner.withLock({ $0 }) {
                 runner.submit(work)
             } else if here {
-                HandlerPool.shared.runHere(work)
+                HandlerPool.shared.runHere(work, in: share)
             } else {
-                HandlerThreads.run(work)
+                HandlerThreads.run(work, in: share)
             }
         }
 
@@ -116,7 +118,7 @@ extension MockRegistry {
             if let runner = runner.withLock({ $0 }) {
                 runner.submit(work, started: started)
             } else {
-                started(HandlerThreads.task(work))
+                started(HandlerThreads.task(work, in: share))
             }
         }
     }

@@ -16,7 +16,9 @@ extension MockURLProtocol {
             return
         }
         let this = WeakProtocol(self)
+        waitForThread()
         registry.runUserCode { [chain] in
+            this.value?.gotThread()
             var chain = chain
             if let answer = registry.answer(&chain) {
                 this.value?.proceed(answer, registry, attempt: attempt, inline: false)
@@ -39,8 +41,10 @@ extension MockURLProtocol {
         }
         let this = WeakProtocol(self)
         let request = picked.recorded.request
+        waitForThread()
         registry.runAsyncUserCode(
             {
+                this.value?.gotThread()
                 let result: Result<MockRegistry.Reply, any Error>
                 do {
                     result = .success(try await responder(request))
@@ -63,5 +67,26 @@ extension MockURLProtocol {
                 }
                 if keep != true { task.cancel() }
             })
+    }
+
+    /// Notes that the request's handler waits for a thread of its registry's share from now.
+    private func waitForThread() {
+        exchange.withLock { $0.queuedSince = .now() }
+    }
+
+    /// The handler got its thread: its timeout comes later by the time it waited, and is armed again
+    /// if it came meanwhile.
+    private func gotThread() {
+        let rearm = exchange.withLock { exchange -> Bool in
+            guard let since = exchange.queuedSince else { return false }
+            exchange.queuedSince = nil
+            if exchange.deadline != .distantFuture {
+                let waited = DispatchTime.now().uptimeNanoseconds - since.uptimeNanoseconds
+                exchange.deadline = DispatchTime(uptimeNanoseconds: exchange.deadline.uptimeNanoseconds + waited)
+            }
+            defer { exchange.deadlinePassedWhileQueued = false }
+            return exchange.deadlinePassedWhileQueued && exchange.isWorking
+        }
+        if rearm { armTimeout() }
     }
 }

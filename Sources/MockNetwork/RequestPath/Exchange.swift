@@ -48,6 +48,12 @@ struct Exchange {
     var resourceDeadline = DispatchTime.distantFuture
     /// The pending timeout in ``Deadlines``.
     var timeoutToken: Int?
+    /// Since when the request's handler waits for a thread of its registry's share (`nil` while it
+    /// runs): that time is not the handler's, so the timeout's clock stops meanwhile.
+    var queuedSince: DispatchTime?
+    /// Whether the deadline came while the handler waited for a thread: it is armed again, later by
+    /// the time waited, when the handler starts.
+    var deadlinePassedWhileQueued = false
     /// The pending wake-up of a delay, or of a stream's next piece.
     var delay: DispatchWorkItem?
     /// The task an `async` handler runs in, cancelled when the request ends first.

@@ -11,6 +11,17 @@ package protocol HandlerRunner: Sendable {
     func submit(_ work: @escaping @Sendable () async -> Void, started: @escaping @Sendable (Task<Void, Never>) -> Void)
 }
 
+/// A registry's share of the threads user code runs on: its handlers (synchronous, `async`, under the
+/// trait, a `hold`'s) take at most ``HandlerPool/shareWidth`` of them at once, so one test's stuck or
+/// slow handlers can use up only its own share, never another test's.
+package final class HandlerShare: Sendable {
+    package init() {}
+
+    /// The executor a task of this share's runs on: each job on one of the share's threads.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    package var executor: HandlerExecutor { HandlerExecutor(self) }
+}
+
 /// Where handlers run when no test says otherwise: never on Foundation's queue.
 ///
 /// On Linux every session's work is serialized on one queue that `startLoading` runs on, so a
@@ -22,43 +33,50 @@ package protocol HandlerRunner: Sendable {
 ///
 /// Those threads are bounded: Dispatch gives a process about 255, and when every one is blocked
 /// (in handlers, or waiting for Foundation's queue) nothing in the process runs again, timers
-/// included. So at most ``HandlerPool/width`` handlers run at once, and the rest wait their turn
-/// in the order they came.
+/// included. So ``HandlerPool`` bounds them, per registry and in all.
 enum HandlerThreads {
-    static func run(_ work: @escaping @Sendable () -> Void) {
-        HandlerPool.shared.run(work)
+    /// Runs `work` on a thread of `share`'s; whether it started at once (`false`: it waits its turn).
+    @discardableResult
+    static func run(_ work: @escaping @Sendable () -> Void, in share: HandlerShare) -> Bool {
+        HandlerPool.shared.run(work, in: share)
     }
 
-    /// A task for an `async` handler's `work`: on ``HandlerExecutor`` where task executors exist
-    /// (the same threads, so a blocked cooperative pool cannot starve it), else on the pool.
-    static func task(_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+    /// A task for an `async` handler's `work`: on `share`'s executor where task executors exist (the
+    /// share's threads, so a blocked cooperative pool cannot starve it, and a handler that blocks
+    /// holds one of its own registry's threads), else on the pool.
+    static func task(_ work: @escaping @Sendable () async -> Void, in share: HandlerShare) -> Task<Void, Never> {
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            return Task(executorPreference: HandlerExecutor.shared) { await work() }
+            return Task(executorPreference: share.executor) { await work() }
         }
         return Task { await work() }
     }
 }
 
-/// A bounded set of threads for user code: work runs on a thread of its own (a serial queue's, so
-/// Dispatch adds one at once when the others are blocked) while fewer than ``width`` run; later work
-/// waits in a queue, and each thread takes the next before it ends.
+/// A bounded set of threads for user code, shared fairly by registries: work runs on a thread of its
+/// own (a serial queue's, so Dispatch adds one at once when the others are blocked) while its share
+/// runs fewer than ``shareWidth`` and all run fewer than ``width``; later work waits in its share's
+/// queue. A thread that ends its work takes the next that waits, from the shares in the order they
+/// came to wait, so a share that keeps every one of its threads blocked delays no other share, and a
+/// handler that waits for another registry's handler always finds a thread for it (until ``width``
+/// shares are full at once: six registries with every thread stuck).
 final class HandlerPool: Sendable {
-    static let shared = HandlerPool(width: 64)
+    static let shared = HandlerPool(width: 192, shareWidth: 32)
 
-    /// How many run at once at most.
+    /// How many run at once at most, in all (Dispatch's ~255 threads keep room for Foundation's queue,
+    /// timers and the rest of the process).
     let width: Int
+    /// How many of one share's run at once at most.
+    let shareWidth: Int
 
-    private struct State {
+    private struct Queue {
+        var running = 0
         var waiting: [@Sendable () -> Void] = []
         /// The index in `waiting` of the next to run (earlier slots are spent).
         var head = 0
-        var running = 0
 
-        mutating func next() -> (@Sendable () -> Void)? {
-            guard head < waiting.count else {
-                running -= 1
-                return nil
-            }
+        var hasWaiting: Bool { head < waiting.count }
+
+        mutating func pop() -> @Sendable () -> Void {
             let work = waiting[head]
             head += 1
             if head == waiting.count {
@@ -71,46 +89,86 @@ final class HandlerPool: Sendable {
         }
     }
 
-    private let state = Locked(State())
+    private struct State {
+        var running = 0
+        var queues: [ObjectIdentifier: Queue] = [:]
+        /// The shares with work waiting and room of their own, in the order they got so: only the
+        /// width in all keeps their work waiting.
+        var ready: [ObjectIdentifier] = []
 
-    init(width: Int) {
-        self.width = width
-    }
-
-    func run(_ work: @escaping @Sendable () -> Void) {
-        guard takesSlot(or: work) else { return }
-        runOnThreadOfItsOwn(work)
-    }
-
-    /// Runs `work` on the calling thread, counted among the ``width`` that run at once, when fewer
-    /// run; else it waits its turn as with ``run(_:)``. For a caller whose thread may block on user
-    /// code (a served request's connection, not Foundation's queue): no thread is woken for it.
-    func runHere(_ work: @escaping @Sendable () -> Void) {
-        guard takesSlot(or: work) else { return }
-        work()
-        // Work that waited meanwhile goes on on a thread of its own; the caller's thread is its own.
-        if let next = state.withLock({ $0.next() }) { runOnThreadOfItsOwn(next) }
-    }
-
-    /// Counts `work` as running when fewer than ``width`` run (true), else queues it (false).
-    private func takesSlot(or work: @escaping @Sendable () -> Void) -> Bool {
-        state.withLock { state -> Bool in
-            guard state.running < width else {
-                state.waiting.append(work)
-                return false
+        /// Counts a start in `share`; `false` (and `work` queued) when there is no room for it.
+        mutating func start(_ share: ObjectIdentifier, _ work: @escaping @Sendable () -> Void, pool: HandlerPool)
+            -> Bool
+        {
+            var queue = queues[share] ?? Queue()
+            defer { queues[share] = queue }
+            if queue.running < pool.shareWidth, running < pool.width, !queue.hasWaiting {
+                queue.running += 1
+                running += 1
+                return true
             }
-            state.running += 1
-            return true
+            queue.waiting.append(work)
+            if queue.running < pool.shareWidth, !ready.contains(share) { ready.append(share) }
+            return false
+        }
+
+        /// Counts the end of one of `share`'s, and takes the next to run in its place, with its share.
+        mutating func end(_ share: ObjectIdentifier, pool: HandlerPool) -> (ObjectIdentifier, @Sendable () -> Void)? {
+            running -= 1
+            if var queue = queues[share] {
+                queue.running -= 1
+                if queue.running == 0, !queue.hasWaiting {
+                    queues[share] = nil
+                } else {
+                    queues[share] = queue
+                    if queue.hasWaiting, !ready.contains(share) { ready.append(share) }
+                }
+            }
+            guard running < pool.width, let next = ready.first, var queue = queues[next] else { return nil }
+            let work = queue.pop()
+            queue.running += 1
+            running += 1
+            if !queue.hasWaiting || queue.running >= pool.shareWidth { ready.removeFirst() }
+            queues[next] = queue
+            return (next, work)
         }
     }
 
-    /// Runs `work`, already counted as running, then what waits, on a serial queue's thread.
-    private func runOnThreadOfItsOwn(_ work: @escaping @Sendable () -> Void) {
+    private let state = Locked(State())
+
+    init(width: Int, shareWidth: Int) {
+        self.width = width
+        self.shareWidth = shareWidth
+    }
+
+    /// Runs `work` on a thread of its own when `share` has room, else when its turn comes; whether
+    /// it started at once.
+    @discardableResult
+    func run(_ work: @escaping @Sendable () -> Void, in share: HandlerShare) -> Bool {
+        let key = ObjectIdentifier(share)
+        guard state.withLock({ $0.start(key, work, pool: self) }) else { return false }
+        runOnThreadOfItsOwn(work, key)
+        return true
+    }
+
+    /// Runs `work` on the calling thread, counted in `share`, when it has room; else it waits its turn
+    /// as with ``run(_:in:)``. For a caller whose thread may block on user code (a served request's
+    /// connection, not Foundation's queue): no thread is woken for it.
+    func runHere(_ work: @escaping @Sendable () -> Void, in share: HandlerShare) {
+        let key = ObjectIdentifier(share)
+        guard state.withLock({ $0.start(key, work, pool: self) }) else { return }
+        work()
+        // Work that waited meanwhile goes on on a thread of its own; the caller's thread is its own.
+        if let (next, work) = state.withLock({ $0.end(key, pool: self) }) { runOnThreadOfItsOwn(work, next) }
+    }
+
+    /// Runs `work`, already counted in `share`, then what waits, on a serial queue's thread.
+    private func runOnThreadOfItsOwn(_ work: @escaping @Sendable () -> Void, _ share: ObjectIdentifier) {
         DispatchQueue(label: "MockNetwork.handler").async { [self] in
-            var next: (@Sendable () -> Void)? = work
-            while let current = next {
+            var next: (ObjectIdentifier, @Sendable () -> Void)? = (share, work)
+            while let (share, current) = next {
                 current()
-                next = state.withLock { $0.next() }
+                next = state.withLock { $0.end(share, pool: self) }
             }
         }
     }

@@ -88,11 +88,12 @@ extension MockURLProtocol {
         if started { DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: wake) }
     }
 
-    /// Fails the request with `URLError(.timedOut)` at its deadline, unless answered before.
-    func armTimeout(waitingFor waiting: Exchange.Waiting) {
+    /// Fails the request with `URLError(.timedOut)` at its deadline, unless answered before; with
+    /// `waiting`, notes what the request waits for (for the message).
+    func armTimeout(waitingFor waiting: Exchange.Waiting? = nil) {
         let this = WeakProtocol(self)
         let deadline: DispatchTime? = exchange.withLock { exchange in
-            exchange.waiting = waiting
+            if let waiting { exchange.waiting = waiting }
             return exchange.deadline == .distantFuture || exchange.timeoutToken != nil ? nil : exchange.deadline
         }
         guard let deadline else { return }
@@ -106,9 +107,23 @@ extension MockURLProtocol {
     }
 
     private func timedOut() {
-        let (waiting, timeout) = exchange.withLock { exchange in
+        enum Expiry {
+            case expired(Exchange.Waiting, TimeInterval)
+            /// The handler waits for a thread (its clock stopped), or the deadline moved later since.
+            case notYet(rearm: Bool)
+        }
+        let expiry = exchange.withLock { exchange -> Expiry in
             exchange.timeoutToken = nil
-            return (exchange.waiting, exchange.timeout)
+            if exchange.queuedSince != nil {
+                exchange.deadlinePassedWhileQueued = true
+                return .notYet(rearm: false)
+            }
+            if DispatchTime.now() < exchange.deadline { return .notYet(rearm: true) }
+            return .expired(exchange.waiting, exchange.timeout)
+        }
+        guard case .expired(let waiting, let timeout) = expiry else {
+            if case .notYet(rearm: true) = expiry { armTimeout() }
+            return
         }
         let method = request.httpMethod ?? "GET"
         let url = request.url?.absoluteString ?? ""

@@ -19,14 +19,16 @@ package final class TestTaskRunner: HandlerRunner {
     private let usesExecutor: Bool
 
     /// Starts the loop; call it inside the test's scope, whose task-local values handlers then see.
-    package init() {
+    /// Handlers run on `share`'s threads (the test's registry's).
+    package init(share: HandlerShare) {
         let (stream, continuation) = AsyncStream<Job>.makeStream()
         self.continuation = continuation
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
             usesExecutor = true
-            Task(executorPreference: HandlerExecutor.shared) {
+            let executor = share.executor
+            Task(executorPreference: executor) {
                 for await job in stream {
-                    job.started(Task(executorPreference: HandlerExecutor.shared) { await job.run() })
+                    job.started(Task(executorPreference: executor) { await job.run() })
                 }
             }
         } else {
@@ -111,22 +113,23 @@ package final class TestTaskRunner: HandlerRunner {
     }
 }
 
-/// The executor `async` handlers (and the trait's handlers) run on: each job on a serial Dispatch
-/// queue of its own, so on Dispatch's overcommitting threads, which are added at once when the others
-/// are busy or blocked (a handler may sleep, or wait for a nested request, without delaying any
-/// other). Jobs go to Dispatch directly rather than through ``HandlerPool``: ThreadSanitizer sees
-/// the hand-over of a job from the concurrency runtime only through Dispatch, and an `async` handler
-/// that blocks its thread frees it again without waiting for Foundation's queue (deliveries are
-/// bounded in ``FoundationQueue``).
+/// The executor `async` handlers (and the trait's handlers) run on: each job on a thread of its
+/// registry's ``HandlerShare`` (a serial Dispatch queue's, on Dispatch's overcommitting threads, which
+/// are added at once when the others are busy or blocked), so a handler may sleep, or wait for a
+/// nested request, without delaying any other registry's, and no number of blocked handlers uses up
+/// the process's threads: a share runs at most ``HandlerPool/shareWidth`` jobs at once, and the others
+/// wait their turn. A job that suspends frees its thread.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-final class HandlerExecutor: TaskExecutor {
-    static let shared = HandlerExecutor()
+package final class HandlerExecutor: TaskExecutor {
+    private let share: HandlerShare
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    init(_ share: HandlerShare) {
+        self.share = share
+    }
+
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        DispatchQueue(label: "MockNetwork.test-handler").async {
-            job.runSynchronously(on: self.asUnownedTaskExecutor())
-        }
+        HandlerPool.shared.run({ job.runSynchronously(on: self.asUnownedTaskExecutor()) }, in: share)
     }
 }
 
