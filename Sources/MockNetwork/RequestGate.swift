@@ -41,9 +41,13 @@ public final class RequestGate: Sendable {
     let name: String
     let location: SourceLocation
 
-    init(name: String, location: SourceLocation) {
+    /// Called when a request comes to be held (the registry's end of a test waits for that).
+    private let onHold: @Sendable () -> Void
+
+    init(name: String, location: SourceLocation, onHold: @escaping @Sendable () -> Void = {}) {
         self.name = name
         self.location = location
+        self.onHold = onHold
     }
 
     /// Waits until a request reaches the gate, and returns it; each call returns the next one, in the
@@ -124,7 +128,7 @@ public final class RequestGate: Sendable {
                             return (nil, waiter)
                         }
                 waiter?.resume(returning: recorded)
-                if let now { continuation.resume(with: now) }
+                if let now { continuation.resume(with: now) } else { onHold() }
             }
         } onCancel: {
             state.withLock { $0.held.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
@@ -175,7 +179,9 @@ extension MockRegistry {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> RequestGate {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        let gate = RequestGate(name: "hold(\(match.description))", location: location)
+        let gate = RequestGate(name: "hold(\(match.description))", location: location) { [weak core] in
+            core?.changed()
+        }
         _ = add(match, nil, location, [.held { .mock(try await gate.hold($0)) }], repeatsLast: true)
         state.withLock { $0.gates.append(gate) }
         return gate

@@ -168,7 +168,8 @@
                             let runner = TestTaskRunner(share: registry.handlerShare)
                             registry.handlerRunner = runner
                             defer { runner.finish() }
-                            try await function()
+                            // A `Task` the test made and did not await may not have made its request yet.
+                            try await Lifecycle.awaitingTasksLeftRunning(in: registry) { try await function() }
                         }
                     }
                 } catch {
@@ -226,8 +227,6 @@
             _ registry: MockRegistry, _ processWide: ProcessWideUse, fallback: MockNetwork.SourceLocation,
             test: Test, failed: FailureFlag
         ) async {
-            // A `Task` the test made and did not await may not have resumed its request yet.
-            await Lifecycle.letEarlierJobsRun()
             let fail = { (failure: MockFailure) in
                 #if !compiler(>=6.2)
                     failed.set()  // no issue handler sees it
@@ -283,11 +282,5 @@
     }
 
     /// Whether a test failed, set from wherever its issues are recorded.
-    final class FailureFlag: @unchecked Sendable {  // `value` is only read and written under `lock`
-        private let lock = NSLock()
-        private var value = false
-
-        func set() { lock.withLock { value = true } }
-        var isSet: Bool { lock.withLock { value } }
-    }
+    typealias FailureFlag = Flag
 #endif

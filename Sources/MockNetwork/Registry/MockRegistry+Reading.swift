@@ -64,6 +64,14 @@ extension MockRegistry {
         return noticed + endOfTestFailures(open: open)
     }
 
+    /// As ``settledFailures()``, for an end of a test on the concurrency pool: it awaits the requests
+    /// the test started, holding no thread.
+    package func awaitSettledFailures() async -> [MockFailure] {
+        let open = await awaitSettled()
+        let noticed = takeFailures()
+        return noticed + endOfTestFailures(open: open)
+    }
+
     /// Failures for the end of a test: handlers whose expected number of calls was not met, and
     /// requests still in flight, counting those resumed that have not reached MockNetwork yet.
     /// Forgets the expectations it reported. Waits as ``settledFailures()`` does, but does not take
@@ -107,68 +115,6 @@ extension MockRegistry {
             }
             return out
         }
-    }
-
-    /// Waits, bounded, until every request the test started has ended, and returns those still open.
-    ///
-    /// What counts as started, from the earliest moment MockNetwork can know it, without a race:
-    /// - a task of a session that sent this registry requests (its own ``session``, sessions made
-    ///   from ``configuration`` or a copy) that is running: Foundation lists it from `resume()` on;
-    /// - a request whose protocol Foundation made (on Linux inside `resume()` itself, which covers
-    ///   the first request of a new session too), until it begins;
-    /// - a request that began and has not ended.
-    /// Requests not begun yet are waited for up to two seconds (a busy machine may take a while to
-    /// call `startLoading`); once only begun ones remain, they get 50 ms to end (one the test did
-    /// not await may be just answered). A request a gate holds counts as ended here.
-    func settle() -> [URLRequest] {
-        var tasks = Self.runningTasks(of: [session] + core.notedSessions)
-        let start = DispatchTime.now()
-        var begunOnlySince: DispatchTime?
-        while true {
-            let (inFlight, created, heldCount) = state.withLock { state in
-                (state.inFlight, state.created, state.gates.reduce(0) { $0 + $1.held.count })
-            }
-            let begun = Set(inFlight.values.compactMap(\.taskID))
-            tasks = tasks.filter { $0.state == .running && !begun.contains(ObjectIdentifier($0)) }
-            let open = inFlight.values.map(\.request) + created.values.map { $0 }
-            let notBegun = !tasks.isEmpty || !created.isEmpty
-            if !notBegun && inFlight.count <= heldCount { return [] }
-            let now = DispatchTime.now()
-            if notBegun {
-                begunOnlySince = nil
-            } else if begunOnlySince == nil {
-                begunOnlySince = now
-            }
-            let waited = now.uptimeNanoseconds - start.uptimeNanoseconds
-            let quiet = begunOnlySince.map { now.uptimeNanoseconds - $0.uptimeNanoseconds } ?? 0
-            if waited > 2_000_000_000 || quiet > 50_000_000 {
-                // Requests not begun, and not made by a protocol, are named from their task.
-                let createdURLs = Set(created.values.compactMap(\.url))
-                return open
-                    + tasks.compactMap(\.originalRequest).filter { request in
-                        !createdURLs.contains { $0 == request.url }
-                    }
-            }
-            Thread.sleep(forTimeInterval: 0.002)
-        }
-    }
-
-    /// The tasks of `sessions` that are running now (resumed and not ended); each session is asked
-    /// for at most a second (its delegate queue answers, and a test may have blocked it).
-    private static func runningTasks(of sessions: [URLSession]) -> [URLSessionTask] {
-        var seen = Set<ObjectIdentifier>()
-        let sessions = sessions.filter { seen.insert(ObjectIdentifier($0)).inserted }
-        let found = Locked<[URLSessionTask]>([])
-        let group = DispatchGroup()
-        for session in sessions {
-            group.enter()
-            session.getAllTasks { tasks in
-                found.withLock { $0 += tasks.filter { $0.state == .running } }
-                group.leave()
-            }
-        }
-        _ = group.wait(timeout: .now() + 1)
-        return found.withLock { $0 }
     }
 
     /// Where the first handler still registered was registered: a place in the test's own file.

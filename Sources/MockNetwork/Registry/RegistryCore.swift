@@ -40,24 +40,43 @@ extension MockRegistry {
         /// Foundation made the protocol for `request`: the request counts from here (see
         /// `MockURLProtocol.init`), until it ends or its protocol goes.
         func created(_ id: Int, _ request: URLRequest) {
-            state.withLock { $0.created[id] = request }
+            let waiters = state.withLock { state in
+                state.created[id] = request
+                state.made += 1
+                return state.takeChangeWaiters()
+            }
+            for waiter in waiters { waiter.fire() }
         }
 
         func began(
             _ id: Int, _ request: URLRequest, task: URLSessionTask?, release: @escaping @Sendable () -> Void
         ) {
             let taskID = task.map(ObjectIdentifier.init)
-            state.withLock { state in
+            let waiters = state.withLock { state in
                 state.created[id] = nil
                 state.inFlight[id] = InFlight(request: request, taskID: taskID, release: release)
+                return state.takeChangeWaiters()
             }
+            for waiter in waiters { waiter.fire() }
         }
 
         func ended(_ id: Int) {
-            state.withLock { state in
+            let waiters = state.withLock { state in
                 state.created[id] = nil
                 state.inFlight[id] = nil
+                return state.takeChangeWaiters()
             }
+            for waiter in waiters { waiter.fire() }
+        }
+
+        /// Wakes `waiter` once at the next change of the requests made, begun, ended or held.
+        func whenChanged(_ waiter: ChangeWaiter) {
+            state.withLock { $0.changeWaiters.append(waiter) }
+        }
+
+        /// Wakes those waiting for a change: a gate now holds a request.
+        func changed() {
+            for waiter in state.withLock({ $0.takeChangeWaiters() }) { waiter.fire() }
         }
 
         /// The sessions that sent the registry requests (its own, those made from its `configuration`

@@ -132,6 +132,10 @@ extension MockRegistry {
         /// Requests whose protocol Foundation made (on Linux, inside the task's `resume()`) that have
         /// not begun yet: counted from there, so a test's end waits for them.
         var created: [Int: URLRequest] = [:]
+        /// How many requests Foundation made a protocol for, ever.
+        var made = 0
+        /// Those waiting for the requests above to change (``MockRegistry/settle()``), woken once.
+        var changeWaiters: [ChangeWaiter] = []
         var responses: [String: CachedResponse] = [:]
         /// The archive this registry replays or records, if any.
         var archive: ArchiveBinding?
@@ -148,6 +152,13 @@ extension MockRegistry {
         }
 
         /// Notes what the request numbered `number` got, if it is still in the log.
+        /// The change waiters, taken (none: no array is made).
+        mutating func takeChangeWaiters() -> [ChangeWaiter] {
+            guard !changeWaiters.isEmpty else { return [] }
+            defer { changeWaiters = [] }
+            return changeWaiters
+        }
+
         mutating func settle(_ number: Int, _ outcome: RecordedRequest.Outcome) {
             log.update(number) { $0.outcome = outcome }
         }

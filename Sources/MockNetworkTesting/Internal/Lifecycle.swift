@@ -10,34 +10,6 @@ package enum Lifecycle {
         for failure in registry.settledFailures() { fail(failure) }
     }
 
-    /// Lets the jobs the concurrency pool took before this call run their first step: a `Task` the
-    /// test made and did not await, which resumes its request there.
-    ///
-    /// The pool takes jobs in order. One job per pool thread is started here, and each waits (at most
-    /// 500 ms, on a machine so busy the pool is slow to take them) until all of them run at once: by
-    /// then every pool thread has finished what it ran before, so every job queued earlier than these
-    /// has run its step. A test that blocks a pool thread only makes this wait its bound.
-    ///
-    /// Tests that end at once take turns (awaited, holding no thread): two meetings at a time would
-    /// each hold a thread the other needs, and every task in the process would wait their bound.
-    /// Returns whether every job arrived (false: one waited its bound).
-    @discardableResult
-    package static func letEarlierJobsRun() async -> Bool {
-        await rendezvousTurns.take()
-        let width = ProcessInfo.processInfo.activeProcessorCount
-        let arrived = Rendezvous(width)
-        let met = await withTaskGroup(of: Bool.self) { group in
-            for _ in 0..<width {
-                group.addTask { arrived.arriveAndWait(upTo: 0.5) }
-            }
-            return await group.allSatisfy { $0 }
-        }
-        await rendezvousTurns.give()
-        return met
-    }
-
-    private static let rendezvousTurns = Turns()
-
     /// Reports, calls `beforeReset` (the test's traffic is still there to attach), then cancels what
     /// is still in flight and empties the registry.
     static func end(
@@ -47,16 +19,12 @@ package enum Lifecycle {
     }
 
     /// As ``end(_:through:beforeReset:)``, for a test whose end runs on the concurrency pool (the
-    /// trait's): the wait for what the test started happens on a Dispatch thread. It can take up to
-    /// two seconds (a request resumed and not begun) and polls while it waits; on a thread of the pool
-    /// it would keep the tests running beside this one from it, and stall their tasks and streams.
+    /// trait's): it awaits what the test started, holding no thread, so the tests running beside this
+    /// one keep the pool while it settles.
     static func end(
         _ registry: MockRegistry, through fail: (MockFailure) -> Void, beforeReset: () -> Void = {}
     ) async {
-        let failures = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: registry.settledFailures()) }
-        }
-        finish(registry, failures, through: fail, beforeReset: beforeReset)
+        finish(registry, await registry.awaitSettledFailures(), through: fail, beforeReset: beforeReset)
     }
 
     /// Reports `failures`, calls `beforeReset`, then cancels what is in flight and empties the registry.
@@ -97,46 +65,61 @@ package enum Lifecycle {
     }
 }
 
-/// A meeting point for `count` threads: each waits until all have arrived, or its time is up.
-final class Rendezvous: @unchecked Sendable {  // `arrived` is only read and written while `condition` is locked
-    private let condition = NSCondition()
-    private let count: Int
-    private var arrived = 0
+/// Bound in a test's scope as a task-local value: every unstructured task the test makes copies it,
+/// and a task lets go of its copy when it ends, so the witness lives while a task the test made and
+/// did not await does. The end of the test waits for such tasks' requests (``awaitTasksLeftRunning``).
+final class TaskWitness: Sendable {
+    @TaskLocal static var current: TaskWitness?
 
-    init(_ count: Int) { self.count = count }
+    private let gone: Flag
+    private let onGone: @Sendable () -> Void
 
-    /// Waits until all have arrived (true) or the time is up (false).
-    func arriveAndWait(upTo seconds: TimeInterval) -> Bool {
-        let limit = Date(timeIntervalSinceNow: seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        arrived += 1
-        condition.broadcast()
-        while arrived < count, condition.wait(until: limit) {}
-        return arrived >= count
+    /// `onGone` runs, and `gone` is set, when the last copy goes.
+    init(gone: Flag, onGone: @escaping @Sendable () -> Void) {
+        self.gone = gone
+        self.onGone = onGone
+    }
+
+    deinit {
+        gone.set()
+        onGone()
     }
 }
 
-/// One at a time, in the order they asked, for callers that await their turn rather than block.
-actor Turns {
-    private var busy = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    /// Returns when it is the caller's turn.
-    func take() async {
-        guard busy else {
-            busy = true
-            return
+extension Lifecycle {
+    /// Runs `body` with a ``TaskWitness`` bound, then, when a task `body` made is still running (it may
+    /// not have started yet: the concurrency pool may be busy, or only one thread wide), waits until
+    /// it has made a request in `registry` or ended, at most `bound` seconds. Holds no thread, and
+    /// costs nothing when no task was left running.
+    static func awaitingTasksLeftRunning<R>(
+        in registry: MockRegistry, bound: TimeInterval = 0.5, _ body: () async throws -> R
+    ) async throws -> R {
+        let gone = Flag()
+        let result: Result<R, any Error>
+        do {
+            result = .success(
+                try await TaskWitness.$current.withValue(
+                    TaskWitness(gone: gone) { [weak registry] in registry?.noteChange() }, operation: body))
+        } catch {
+            result = .failure(error)
         }
-        await withCheckedContinuation { waiting.append($0) }
+        await awaitTasksLeftRunning(registry, gone: gone, bound: bound)
+        return try result.get()
     }
 
-    /// Ends the caller's turn: the next in line goes on.
-    func give() {
-        if waiting.isEmpty {
-            busy = false
-        } else {
-            waiting.removeFirst().resume()
+    private static func awaitTasksLeftRunning(_ registry: MockRegistry, gone: Flag, bound: TimeInterval) async {
+        guard !gone.isSet else { return }
+        let made = registry.requestsMade
+        await registry.awaitChange(until: .now() + bound) { [weak registry] in
+            gone.isSet || (registry?.requestsMade ?? made) > made
         }
     }
+}
+
+/// A flag set once, read from any thread.
+final class Flag: Sendable {
+    private let value = Locked(false)
+
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
 }

@@ -29,6 +29,17 @@ final class BusyCores: Sendable {
     func end() { stop.update { $0 = true } }
 }
 
+/// An executor of one thread, standing in for a concurrency pool one thread wide (the iOS Simulator's).
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+final class OneThreadExecutor: TaskExecutor {
+    private let queue = DispatchQueue(label: "one-thread-executor")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
 /// A request resumed and never awaited is never lost: the end of the test (or `verify()`) waits
 /// for it and reports what became of it, however busy the machine, from the moment the task was
 /// resumed rather than from when Foundation got round to starting it.
@@ -70,6 +81,30 @@ final class BusyCores: Sendable {
                 try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
                     let session = MockRegistry.current.session
                     Task { _ = try? await session.data(from: url) }
+                }
+            } matching: {
+                Self.reportsTheRequest($0)
+            }
+        }
+    }
+
+    /// The iOS Simulator's concurrency pool is reported to be one thread wide: the task left running
+    /// can start only once the test's end lets go of that thread. Here the test and its task run on an
+    /// executor of one thread, and the end of the test holds none.
+    @Test func aTaskOnAOneThreadExecutorNeverAwaitedFailsTheTraitsTestEveryTime() async throws {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+        let busy = BusyCores()
+        defer { busy.end() }
+        let test = try #require(Test.current)
+        let url = try #require(URL(string: Self.address))
+        let one = OneThreadExecutor()
+        for _ in 0..<Self.rounds {
+            try await withKnownIssue {
+                try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
+                    await withTaskExecutorPreference(one) {
+                        let session = MockRegistry.current.session
+                        Task(executorPreference: one) { _ = try? await session.data(from: url) }
+                    }
                 }
             } matching: {
                 Self.reportsTheRequest($0)
