@@ -44,7 +44,7 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
 
     enum BodyRule: Sendable {
         case bytes(Data)
-        case json(canonical: Data, text: String)
+        case json(JSONValue, text: String)
         case invalidJSON(String)
     }
 
@@ -172,7 +172,7 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
     /// Only requests whose body is JSON equal to `json`, whatever the key order and white space.
     public func jsonBody(_ json: String) -> RequestMatch {
         var copy = self
-        copy.body = Self.canonicalJSON(Data(json.utf8)).map { .json(canonical: $0, text: json) } ?? .invalidJSON(json)
+        copy.body = (try? JSONValue(json: json)).map { .json($0, text: json) } ?? .invalidJSON(json)
         return copy
     }
 

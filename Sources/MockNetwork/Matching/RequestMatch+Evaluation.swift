@@ -35,6 +35,14 @@ extension RequestMatch {
     /// Whether matching calls user code (`.when`).
     var hasPredicates: Bool { !predicates.isEmpty }
 
+    /// Whether a lookup inside `startLoading` leaves this route to a thread of its own: a `.when`
+    /// predicate is user code, and a rule that reads a body larger than ``BodyReading/inlineLimit``
+    /// would hold Foundation's queue, which every session in the process shares, for as long as the
+    /// body is large.
+    func leavesFoundationsQueue(bodySize: Int) -> Bool {
+        !predicates.isEmpty || (bodySize > BodyReading.inlineLimit && (body != nil || graphQL != nil || !parts.isEmpty))
+    }
+
     /// A key that matches answering the same requests share: the URL as the query mode files it
     /// (`/items` for `/items?page=2` when the query is ignored), then the rules.
     var groupingKey: String {
@@ -106,7 +114,7 @@ extension RequestMatch {
         switch body {
         case .bytes(let data) where data != requestBody:
             out.append("body differs (\(requestBody.count) bytes, expected \(data.count))")
-        case .json(let canonical, let text) where Self.canonicalJSON(requestBody) != canonical:
+        case .json(let expected, let text) where (reading ?? BodyReading(request, body: requestBody)).json != expected:
             out.append("JSON body \(String(decoding: requestBody.prefix(200), as: UTF8.self)) ≠ \(text)")
         case .invalidJSON(let text):
             out.append("the registered JSON body is not valid JSON: \(text)")
@@ -160,7 +168,8 @@ extension RequestMatch {
         for header in headers where request.value(forHTTPHeaderField: header.name) != header.value { return false }
         switch body {
         case .bytes(let data) where data != requestBody: return false
-        case .json(let canonical, _) where Self.canonicalJSON(requestBody) != canonical: return false
+        case .json(let expected, _) where (reading ?? BodyReading(request, body: requestBody)).json != expected:
+            return false
         case .invalidJSON: return false
         default: break
         }
@@ -178,12 +187,6 @@ extension RequestMatch {
         return predicates.allSatisfy { $0.test(request) }
     }
 
-    static func canonicalJSON(_ data: Data) -> Data? {
-        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
-            return nil
-        }
-        return try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
-    }
 }
 
 extension RequestMatch {

@@ -214,8 +214,8 @@ extension RequestMatch {
     }
 }
 
-/// A request's body as the GraphQL and part rules read it: parsed once, when a rule first asks, however
-/// many routes look. Lives for one lookup, on one thread.
+/// A request's body as the GraphQL, part and JSON rules read it: parsed once, when a rule first asks,
+/// however many routes look. Lives for one lookup, on one thread.
 final class BodyReading {
     let request: URLRequest
     let body: Data
@@ -226,6 +226,20 @@ final class BodyReading {
         self.body = body
         self.operationsRead = operations
     }
+
+    /// The largest body a lookup reads on Foundation's queue (inside `startLoading`): a larger one is
+    /// read where handlers run, so a large body never holds the queue every session shares.
+    static let inlineLimit = 64 * 1024
+
+    /// The body as `.jsonBody` compares it, read once however many routes ask; `nil` when it is not JSON.
+    var json: JSONValue? {
+        if let jsonRead { return jsonRead }
+        let read = try? JSONValue(json: body)
+        jsonRead = .some(read)
+        return read
+    }
+
+    private var jsonRead: JSONValue??
 
     /// The request's operations, as far as a rule has asked for them; `nil` when none has.
     private(set) var operationsRead: Result<[GraphQLOperation], any Error>?

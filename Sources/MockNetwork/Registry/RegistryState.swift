@@ -241,7 +241,8 @@ extension MockRegistry {
         enum Found {
             case route(Route)
             case none
-            /// An inline lookup met a `.when` predicate: user code, which runs elsewhere.
+            /// An inline lookup met a `.when` predicate (user code), or a rule that reads a large body:
+            /// the lookup goes on elsewhere.
             case userCode
         }
 
@@ -256,7 +257,7 @@ extension MockRegistry {
             func consider(_ id: Int, checkURL: Bool) {
                 guard !needsUserCode, let route = routes[id] else { return }
                 if let current = best, route.order < current.order { return }
-                if inline, route.match.hasPredicates {
+                if inline, route.match.leavesFoundationsQueue(bodySize: body.count) {
                     needsUserCode = true
                     return
                 }
@@ -270,6 +271,10 @@ extension MockRegistry {
             }
             let absolute = url.absoluteString
             // GraphQL routes, found by the operation's name: the body is read only when there are some.
+            if !graphQLByName.isEmpty || !graphQLAnyName.isEmpty {
+                // A large body is read off Foundation's queue, which every session shares.
+                if inline, body.count > BodyReading.inlineLimit { return .userCode }
+            }
             if !graphQLByName.isEmpty || !graphQLAnyName.isEmpty, let operation = reading.operation {
                 for id in graphQLCandidates(operation) {
                     guard !needsUserCode, let route = routes[id], graphQLEndpointFits(route, absolute) else { continue }
@@ -299,7 +304,7 @@ extension MockRegistry {
                             template.path.capture(subject.path) != nil
                         else { return }
                     }
-                    if inline, route.match.hasPredicates {
+                    if inline, route.match.leavesFoundationsQueue(bodySize: body.count) {
                         needsUserCode = true
                         return
                     }
@@ -319,7 +324,7 @@ extension MockRegistry {
                     guard pattern.host.matches(subject.host), pattern.path?.matches(subject.path) ?? true else {
                         return
                     }
-                    if inline, route.match.hasPredicates {
+                    if inline, route.match.leavesFoundationsQueue(bodySize: body.count) {
                         needsUserCode = true
                         return
                     }
