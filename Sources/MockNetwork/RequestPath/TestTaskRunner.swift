@@ -17,10 +17,12 @@ import Foundation
 package final class TestTaskRunner: HandlerRunner {
     private let continuation: AsyncStream<Job>.Continuation
     private let usesExecutor: Bool
+    private let share: HandlerShare
 
     /// Starts the loop; call it inside the test's scope, whose task-local values handlers then see.
     /// Handlers run on `share`'s threads (the test's registry's).
     package init(share: HandlerShare) {
+        self.share = share
         let (stream, continuation) = AsyncStream<Job>.makeStream()
         self.continuation = continuation
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
@@ -57,11 +59,11 @@ package final class TestTaskRunner: HandlerRunner {
     private func submit(_ job: Job) {
         if case .terminated = continuation.yield(job) {
             // The test has ended: its handlers still answer, outside it.
-            job.runOutside()
+            job.runOutside(in: share)
             return
         }
         if !usesExecutor {
-            DispatchQueue.global().asyncAfter(deadline: .now() + 2) { job.runOutside() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 2) { [share] in job.runOutside(in: share) }
         }
     }
 
@@ -98,12 +100,13 @@ package final class TestTaskRunner: HandlerRunner {
             onStart?(task)
         }
 
-        /// Runs the work outside the test: on a Dispatch thread, or in a task of its own.
-        func runOutside() {
+        /// Runs the work outside the test, on `share`'s threads: a synchronous handler on one of them,
+        /// an `async` one in a task of its own.
+        func runOutside(in share: HandlerShare) {
             if asyncWork != nil {
-                started(Task { await run() })
+                started(HandlerThreads.task({ await self.run() }, in: share))
             } else {
-                DispatchQueue(label: "MockNetwork.late-handler").async { self.runHere() }
+                HandlerThreads.run({ self.runHere() }, in: share)
             }
         }
 
