@@ -6,6 +6,11 @@ import Testing
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// No test holds up another: eight tests run at once, each with a registry of its own. One has 100
 /// synchronous handlers stuck, one 300 `async` handlers that block their threads, one matches a 50 MB
@@ -23,6 +28,12 @@ import Testing
     static let ordinaryDone = Countdown(4)
     static let finished = Shared(false)
     static let watchdog: Void = endRunUnlessFinished(finished, within: 240, "ProcessStressTests")
+
+    /// Whether ThreadSanitizer runs: it makes every request several times slower (the ordinary ones'
+    /// p99 was 60 ms here under it), so there the run checks for races and deadlocks, and the latency
+    /// bound is five times wider; the plain run (the README's `swift test`) holds the 50 ms.
+    static let underThreadSanitizer = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
+    static let latencyBound = underThreadSanitizer ? 0.25 : 0.05
 
     @Test(arguments: Role.allCases)
     func eightTestsAtOnceNoneHoldsUpAnother(_ role: Role) async throws {
@@ -146,7 +157,9 @@ import Testing
         }
         seconds.sort()
         let p99 = seconds[seconds.count * 99 / 100]
-        #expect(p99 < 0.05, "\(role.rawValue): p99 \(p99) s, median \(seconds[seconds.count / 2]) s")
+        #expect(
+            p99 < Self.latencyBound,
+            "\(role.rawValue): p99 \(p99) s, median \(seconds[seconds.count / 2]) s (bound \(Self.latencyBound) s)")
     }
 
     private static func status(_ session: URLSession, _ url: URL) async -> Int {
