@@ -89,8 +89,16 @@ final class TaskWitness: Sendable {
 extension Lifecycle {
     /// Runs `body` with a ``TaskWitness`` bound, then, when a task `body` made is still running (it may
     /// not have started yet: the concurrency pool may be busy, or only one thread wide), waits until
-    /// it has made a request in `registry` or ended, at most `bound` seconds. Holds no thread, and
-    /// costs nothing when no task was left running.
+    /// it has made a request in `registry` or ended, or until it has surely started and made none
+    /// (below), at most `bound` seconds. Holds no thread, and costs nothing when no task was left
+    /// running.
+    ///
+    /// "Surely started": a job of the lowest priority, enqueued on the pool now, has run (the pool
+    /// starts the jobs of a priority in the order they came, and higher ones first, so a task made
+    /// earlier has started: on a pool one thread wide, its first step has run), and 20 ms more have
+    /// passed without a request (its first step on another thread, even one the system preempted).
+    /// So a test that leaves a long-lived task running (one that awaits a stream, say) pays about
+    /// 20 ms, not the bound.
     static func awaitingTasksLeftRunning<R>(
         in registry: MockRegistry, bound: TimeInterval = 0.5, _ body: () async throws -> R
     ) async throws -> R {
@@ -110,8 +118,16 @@ extension Lifecycle {
     private static func awaitTasksLeftRunning(_ registry: MockRegistry, gone: Flag, bound: TimeInterval) async {
         guard !gone.isSet else { return }
         let made = registry.requestsMade
+        let started = Flag()
+        let wake: @Sendable () -> Void = { [weak registry] in
+            started.set()
+            registry?.noteChange()
+        }
+        Task.detached(priority: .background) {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20), execute: wake)
+        }
         await registry.awaitChange(until: .now() + bound) { [weak registry] in
-            gone.isSet || (registry?.requestsMade ?? made) > made
+            gone.isSet || started.isSet || (registry?.requestsMade ?? made) > made
         }
     }
 }

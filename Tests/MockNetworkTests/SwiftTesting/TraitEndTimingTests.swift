@@ -75,6 +75,27 @@ import Testing
         Self.check(ends, "on a one-thread executor")
     }
 
+    /// A test that leaves a long-lived task running (one that awaits a stream that never ends, as a
+    /// view model's observer does) pays for it about 20 ms at its end, not the half second bound.
+    @Test func aTestThatLeavesALongLivedTaskRunningEndsSoon() async throws {
+        let finished = Shared(false)
+        endRunUnlessFinished(finished, within: 60, "trait ends with a long-lived task left running")
+        defer { finished.update { $0 = true } }
+        let test = try #require(Test.current)
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        defer { continuation.finish() }
+        var ends: [Double] = []
+        for _ in 0..<10 {
+            let bodyEnded = Shared<UInt64>(0)
+            try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
+                Task { for await _ in stream {} }
+                bodyEnded.update { $0 = DispatchTime.now().uptimeNanoseconds }
+            }
+            ends.append(Double(DispatchTime.now().uptimeNanoseconds - bodyEnded.current) / 1e9)
+        }
+        #expect(ends.max()! < 0.1, "the slowest end took \(ends.max()!) s (all: \(ends.sorted()))")
+    }
+
     /// 64 trait tests at once beside a blocked pool thread (the parallel cases): each ends
     /// within 1.5 s of its body.
     @Test func sixtyFourTestsAtOnceEndSoonAfterTheirBodies() async throws {
