@@ -48,7 +48,7 @@ import Foundation
                 if let body = request.httpBody { chain.body = body }
             }
             let configuration = exchange.withLock { $0.configuration }
-            chain.request = SessionBehaviours.withCookies(chain.request, configuration: configuration)
+            chain.request = SessionBehaviours.withCookiesAfterRedirect(chain.request, configuration: configuration)
             // Each hop is looked up in the session's cache, and its answer stored, as a request of its
             // own: Apple's loading does so with a new protocol per hop, and so MockNetwork does here.
             switch HTTPCaching.lookUp(&chain.request, configuration: configuration) {

@@ -60,9 +60,11 @@ extension MockURLProtocol {
                 if let next = answer.next {
                     // Foundation asks the session delegate, and loads the new request (in a new protocol,
                     // answered by the handlers) unless told not to; then it stops this one. The new
-                    // protocol's chain goes on from this one's count.
+                    // protocol's chain goes on from this one's count, with the cookies the storage has now.
+                    let request = SessionBehaviours.withCookiesAfterRedirect(
+                        next.request, configuration: exchange.withLock { $0.configuration })
                     client?.urlProtocol(
-                        self, wasRedirectedTo: next.trail.attached(to: next.request), redirectResponse: response)
+                        self, wasRedirectedTo: next.trail.attached(to: request), redirectResponse: response)
                 }
             #endif
             client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)

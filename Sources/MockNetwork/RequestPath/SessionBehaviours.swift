@@ -43,6 +43,22 @@ enum SessionBehaviours {
         return request
     }
 
+    /// The request a redirect leads to, with the `Cookie` field the session's storage gives its URL
+    /// now (after the redirect response's own cookies were kept), in place of the one the earlier
+    /// request carried: Foundation's own loading does so on Linux (measured beside a loopback
+    /// server, a field the client set itself included), and MockNetwork does the same on every
+    /// platform. Unchanged when the session does not set cookies.
+    static func withCookiesAfterRedirect(_ request: URLRequest, configuration: URLSessionConfiguration?)
+        -> URLRequest
+    {
+        guard let configuration, configuration.httpCookieStorage != nil, configuration.httpShouldSetCookies,
+            request.httpShouldHandleCookies
+        else { return request }
+        var request = request
+        request.setValue(nil, forHTTPHeaderField: "Cookie")
+        return withCookies(request, configuration: configuration)
+    }
+
     /// Keeps the cookies `response` sets, when the configuration has a storage that accepts them.
     static func storeCookies(of response: HTTPURLResponse, configuration: URLSessionConfiguration?) {
         guard let configuration, let storage = configuration.httpCookieStorage,
