@@ -135,3 +135,21 @@ final class ErrorBox: @unchecked Sendable {  // every access to `stored` holds `
         XCTAssertTrue(bridged.domain.hasSuffix("Teapot"), bridged.domain)
     }
 }
+
+/// The error a client gets describes itself with MockNetwork's message: on Linux an `NSError`'s
+/// description quoted `"(null)"` where the message goes, and XCTest prints that for a thrown error.
+final class SelfDescribingErrorTests: XCTestCase {
+    func testAnUnmatchedRequestsErrorStartsWithTheReportsFirstLine() async throws {
+        let mocks = MockRegistry()
+        do {
+            _ = try await mocks.session.data(from: try url("https://api.example.com/nothing"))
+            XCTFail("no handler answers it")
+        } catch {
+            XCTAssertTrue(
+                String(describing: error).contains(
+                    #"Code=-1008 "MockNetwork: no handler for GET https://api.example.com/nothing"#),
+                String(describing: error))
+        }
+        _ = mocks.takeFailures()
+    }
+}

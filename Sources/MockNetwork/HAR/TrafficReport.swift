@@ -62,7 +62,12 @@ extension MockRegistry {
             Self.entry(for: $0, unanswered: "still unanswered when the test ended")
         }
         // Redacted whole, before any cut: a cut JSON body is no JSON, and its secrets would stay.
-        let redacted = HTTPArchive(entries: latest).redacted(redaction).entries
+        // The header fields the redaction names keep their names, with their values masked: a
+        // failure about a missing token reads differently from one about a wrong token. (An archive
+        // drops them: replayed, a masked `Set-Cookie` would set a cookie.)
+        var masking = redaction
+        masking.headers = []
+        let redacted = HTTPArchive(entries: Self.masking(redaction, in: latest)).redacted(masking).entries
         var kept: [HTTPArchive.Entry] = []
         var bytes = 0
         for var entry in redacted.reversed() {
@@ -76,6 +81,25 @@ extension MockRegistry {
         let archive = HTTPArchive(entries: kept.reversed())
         guard let json = try? archive.json() else { return nil }
         return TrafficReport(json: json, count: kept.count, omitted: log.count - kept.count)
+    }
+
+    /// `entries` with the values of the header fields `redaction` names replaced by its replacement.
+    private static func masking(_ redaction: HTTPArchive.Redaction, in entries: [HTTPArchive.Entry])
+        -> [HTTPArchive.Entry]
+    {
+        let names = Set(redaction.headers.map { $0.lowercased() })
+        guard !names.isEmpty else { return entries }
+        func mask(_ headers: [HTTPArchive.Header]) -> [HTTPArchive.Header] {
+            headers.map {
+                names.contains($0.name.lowercased()) ? HTTPArchive.Header($0.name, redaction.replacement) : $0
+            }
+        }
+        return entries.map { entry in
+            var entry = entry
+            entry.request.headers = mask(entry.request.headers)
+            entry.response.headers = mask(entry.response.headers)
+            return entry
+        }
     }
 
     private static func cut(_ data: Data) -> Data {

@@ -84,7 +84,7 @@ extension MockURLProtocol {
             }
             client?.urlProtocolDidFinishLoading(self)
         case .failure(let error):
-            client?.urlProtocol(self, didFailWithError: error)
+            client?.urlProtocol(self, didFailWithError: SelfDescribingError.describing(error))
         }
     }
 

@@ -149,7 +149,7 @@ extension MockURLProtocol {
                 client?.urlProtocolDidFinishLoading(self)
                 return
             case .fail(let error):
-                client?.urlProtocol(self, didFailWithError: error)
+                client?.urlProtocol(self, didFailWithError: SelfDescribingError.describing(error))
                 return
             case .wait(let due):
                 wakeForPiece(at: due)

@@ -31,10 +31,11 @@ extension MockNetworkError: CustomNSError {
         }
     }
 
-    /// The message (`NSLocalizedDescriptionKey`), and the case's values, from which
+    /// The message (`NSLocalizedDescriptionKey`, and `NSLocalizedFailureReasonErrorKey`, which an
+    /// `NSError`'s description quotes on Linux), and the case's values, from which
     /// ``MockNetworkError/init(_:)`` rebuilds it.
     public var errorUserInfo: [String: Any] {
-        [NSLocalizedDescriptionKey: description, Self.valuesKey: values]
+        [NSLocalizedDescriptionKey: description, NSLocalizedFailureReasonErrorKey: description, Self.valuesKey: values]
     }
 
     /// The key of the case's values in ``errorUserInfo``.

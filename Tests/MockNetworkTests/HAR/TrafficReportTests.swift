@@ -31,9 +31,11 @@ final class TrafficReportTests: XCTestCase {
         XCTAssertEqual(archive.entries.map(\.response.status), [200, 0, 0])
         XCTAssertEqual(archive.entries[0].request.body?.text, "hello")
         XCTAssertEqual(archive.entries[0].response.body.text, #"{"name": "Ada"}"#)
-        XCTAssertFalse(
-            archive.entries[0].request.headers.contains { $0.name.lowercased() == "authorization" },
-            "redacted as recordings are")
+        // Masked, not dropped: the report shows a token was sent, and never the token.
+        XCTAssertEqual(
+            archive.entries[0].request.headers.filter { $0.name.lowercased() == "authorization" }.map(\.value),
+            ["REDACTED"])
+        XCTAssertFalse(String(decoding: report.json, as: UTF8.self).contains("secret"))
         XCTAssertEqual(archive.entries[2].error, "still unanswered when the test ended")
         try held.release(with: .status(204))
         _ = try await slow.value

@@ -55,7 +55,8 @@
             let entries = attached[name]?.entries ?? []
             #expect(entries.map(\.request.url) == ["https://api.example.com/user"])
             #expect(entries.map(\.response.status) == [200])
-            #expect(entries.first?.request.headers.contains { $0.name == "Authorization" } == false)
+            // Masked, not dropped.
+            #expect(entries.first?.request.headers.first { $0.name == "Authorization" }?.value == "REDACTED")
         }
 
         @Test func aFailureMockNetworkReportsAttachesTheTraffic() async throws {
