@@ -169,6 +169,12 @@ public struct MockResponse: Sendable {
         return copy
     }
 
+    /// This response, arriving after `duration` (`.delayed(by: .milliseconds(300))`), as the form that
+    /// takes seconds does.
+    public func delayed(by duration: Duration) -> MockResponse {
+        delayed(by: BodyPacing.seconds(duration))
+    }
+
     /// This response, with its body arriving at a session delegate in pieces of `size` bytes.
     /// `data(for:)` and completion handlers still receive the whole body.
     public func chunked(into size: Int) -> MockResponse {

@@ -49,6 +49,10 @@ public struct RecordedRequest: Sendable, Equatable {
     /// The body as UTF-8 text, or `nil` when it is not valid UTF-8.
     public var bodyText: String? { String(data: body, encoding: .utf8) }
 
+    /// The body as a JSON value, compared as JSON means it (numbers by value, objects whatever the
+    /// order of their keys), or `nil` when it is not JSON: `#expect(sent.bodyJSON == ["event": "open"])`.
+    public var bodyJSON: JSONValue? { try? JSONValue(json: body) }
+
     /// The value of a header field, its name compared case-insensitively.
     public func header(_ name: String) -> String? {
         headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value

@@ -55,6 +55,12 @@ public final class RequestGate: Sendable {
     ///
     /// - Throws: ``MockNetworkError/requestNotSeen(_:)`` when none arrives within `timeout` seconds.
     @discardableResult
+    public func arrived(timeout: Duration) async throws -> RecordedRequest {
+        try await arrived(timeout: BodyPacing.seconds(timeout))
+    }
+
+    /// The same, with the timeout in seconds (`timeout: 2`; the `Duration` form reads `timeout: .seconds(2)`).
+    @discardableResult
     public func arrived(timeout: TimeInterval = 5) async throws -> RecordedRequest {
         let id = state.withLock { state in
             state.nextID += 1

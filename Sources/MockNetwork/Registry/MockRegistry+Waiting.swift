@@ -24,6 +24,11 @@ extension MockRegistry {
     ///
     /// - Throws: ``MockNetworkError/requestNotSeen(_:)`` when none comes within `timeout` seconds,
     ///   naming what was registered and what was requested.
+    public func nextRequest(matching match: RequestMatch, timeout: Duration) async throws -> RecordedRequest {
+        try await nextRequest(matching: match, timeout: BodyPacing.seconds(timeout))
+    }
+
+    /// The same, with the timeout in seconds (`timeout: 2`; the `Duration` form reads `timeout: .seconds(2)`).
     public func nextRequest(matching match: RequestMatch, timeout: TimeInterval = 5) async throws -> RecordedRequest {
         guard timeout >= 0 else {  // false for nan too
             throw MockNetworkError.requestNotSeen(

@@ -50,6 +50,8 @@ final class MatchingReadmeTests: MockNetworkTestCase {
         mocks.expect(.url("https://api.example.com/orders").method("POST"), count: .exactly(1))
         mocks.expect(.host("tracker.example.com"), count: .never)  // .atLeast(n), .atMost(n) too
         // (end of snippet)
+        // "Checking requests" also shows:
+        XCTAssertEqual(posts[0].bodyJSON, ["quantity": 2])  // the body as JSON, whatever the key order
     }
 
     func testTheStatusModifierChangesABuiltResponsesStatus() throws {

@@ -259,3 +259,24 @@ final class HoldAndNextRequestTests: XCTestCase {
         XCTAssertTrue(error is CancellationError, "\(String(describing: error))")
     }
 }
+
+/// `Duration` wherever a time is given, beside seconds: `.delayed(by:)`, `nextRequest(timeout:)` and
+/// `arrived(timeout:)` read as `.every:` and `.throttled` do.
+final class DurationFormsTests: XCTestCase {
+    func testEachTakesADuration() async throws {
+        let mocks = MockRegistry()
+        mocks.register("https://api.example.com/slow") { _ in try MockResponse.text("late").delayed(by: .milliseconds(30)) }
+        XCTAssertEqual(try MockResponse.text("x").delayed(by: .milliseconds(250)).delay, 0.25)
+        let gate = mocks.hold("https://api.example.com/held")
+        let held = Task { try await mocks.session.data(from: try url("https://api.example.com/held")) }
+        let arrived = try await gate.arrived(timeout: .seconds(5))
+        XCTAssertEqual(arrived.url.absoluteString, "https://api.example.com/held")
+        try gate.release(with: .text("go"))
+        _ = try await held.value
+        let slow = Task { try await mocks.session.data(from: try url("https://api.example.com/slow")) }
+        let seen = try await mocks.nextRequest(matching: .url("https://api.example.com/slow"), timeout: .seconds(5))
+        XCTAssertEqual(seen.method, "GET")
+        let (data, _) = try await slow.value
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), "late")
+    }
+}
