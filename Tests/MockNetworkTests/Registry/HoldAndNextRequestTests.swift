@@ -265,7 +265,9 @@ final class HoldAndNextRequestTests: XCTestCase {
 final class DurationFormsTests: XCTestCase {
     func testEachTakesADuration() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/slow") { _ in try MockResponse.text("late").delayed(by: .milliseconds(30)) }
+        mocks.register("https://api.example.com/slow") { _ in
+            try MockResponse.text("late").delayed(by: .milliseconds(30))
+        }
         XCTAssertEqual(try MockResponse.text("x").delayed(by: .milliseconds(250)).delay, 0.25)
         let gate = mocks.hold("https://api.example.com/held")
         let held = Task { try await mocks.session.data(from: try url("https://api.example.com/held")) }
