@@ -52,7 +52,9 @@ extension MockURLProtocol {
     /// Delivers `answer` after its delay, or fails at the request's timeout if that comes first.
     private func wait(_ answer: MockRegistry.Answer, _ registry: MockRegistry.Core) {
         let this = WeakProtocol(self)
-        let (remaining, timeout, token): (TimeInterval, TimeInterval, Int?) = exchange.withLock { exchange in
+        let (remaining, timeout, resource, token): (TimeInterval, TimeInterval, TimeInterval, Int?) = exchange.withLock
+        {
+            exchange in
             exchange.waiting = .delay
             defer { exchange.timeoutToken = nil }
             let now = DispatchTime.now()
@@ -63,7 +65,7 @@ extension MockURLProtocol {
                     exchange.deadline.uptimeNanoseconds
                         &- min(now.uptimeNanoseconds, exchange.deadline.uptimeNanoseconds))
                     / 1e9
-            return (left, exchange.timeout, exchange.timeoutToken)
+            return (left, exchange.timeout, exchange.resourceTimeout, exchange.timeoutToken)
         }
         if let token { Deadlines.shared.cancel(token) }
         var answer = answer
@@ -74,8 +76,8 @@ extension MockURLProtocol {
                     URLError(
                         .timedOut,
                         userInfo: [
-                            NSLocalizedDescriptionKey: "MockNetwork: the response's delay of \(answer.delay) s is "
-                                + "longer than the request's timeout of \(timeout) s."
+                            NSLocalizedDescriptionKey: Timeouts.delayMessage(
+                                delay: answer.delay, remaining: remaining, timeout: timeout, resourceTimeout: resource)
                         ])))
             delay = remaining
         }

@@ -44,12 +44,14 @@ struct BodyStream {
         var failure = pacing.fault.map { (at: count > 0 ? schedule[count - 1].at : 0, error: $0.error) }
         if let late = schedule.firstGap(atLeast: idleLimit) {
             let lastAt = late == 0 ? 0 : schedule[late - 1].at
+            let gap = schedule[late].at - lastAt
             let error = URLError(
                 .timedOut,
                 userInfo: [
                     NSLocalizedDescriptionKey: "MockNetwork: the body's next piece comes "
-                        + "\(String(format: "%g", schedule[late].at - lastAt)) s after "
-                        + "the one before, longer than the request's timeout of \(idleLimit) s."
+                        + "\(Timeouts.seconds(gap)) after the one before, "
+                        + (gap > idleLimit ? "longer than" : "as long as")
+                        + " the request's timeout of \(Timeouts.seconds(idleLimit)): a gap that long ends the request."
                 ])
             failure = (lastAt + idleLimit, error)
             count = late

@@ -37,6 +37,30 @@ enum Timeouts {
         return configuration.timeoutIntervalForResource
     }
 
+    /// Why a response's `delay` ends its request with a timeout: it is as long as the timeout or
+    /// longer, or only `remaining` seconds of it were left (earlier redirects' delays, the handler).
+    /// The timeout is named as the one that set it: the session's `timeoutIntervalForResource` when
+    /// that is the shorter, else the request's.
+    static func delayMessage(
+        delay: TimeInterval, remaining: TimeInterval, timeout: TimeInterval, resourceTimeout: TimeInterval
+    ) -> String {
+        let name =
+            resourceTimeout <= timeout
+            ? "the session's timeoutIntervalForResource of \(seconds(timeout))"
+            : "the request's timeout of \(seconds(timeout))"
+        let start = "MockNetwork: the response's delay of \(seconds(delay))"
+        if delay > timeout { return "\(start) is longer than \(name)." }
+        if delay == timeout { return "\(start) is as long as \(name)." }
+        let left = String(format: "%g s", (max(0, remaining) * 100).rounded() / 100)
+        return "\(start) goes past \(name): only \(left) of it were left, the rest spent "
+            + "before this answer (on earlier redirects' delays, or in the handler)."
+    }
+
+    /// `value` seconds as a message says them: `0.4 s`, `1 s`.
+    static func seconds(_ value: TimeInterval) -> String {
+        String(format: "%g s", (value * 1000).rounded() / 1000)
+    }
+
     /// `URLRequest`'s own default `timeoutInterval`.
     static let defaultRequestTimeout: TimeInterval = 60
 }

@@ -43,7 +43,7 @@ final class LatencyTests: XCTestCase {
         let error = await thrownError { try await mocks.session.data(for: request) }
         let elapsed = seconds(since: start)
         XCTAssertTimedOut(
-            error, message: "MockNetwork: the response's delay of 30.0 s is longer than the request's timeout of 0.5 s."
+            error, message: "MockNetwork: the response's delay of 30 s is longer than the request's timeout of 0.5 s."
         )
         XCTAssertGreaterThanOrEqual(elapsed, 0.45)
         XCTAssertLessThan(elapsed, 10, "ends at the timeout, not after the delay")
@@ -62,7 +62,7 @@ final class LatencyTests: XCTestCase {
         let error = await thrownError { try await session.data(from: try url(self.slow)) }
         let elapsed = seconds(since: start)
         XCTAssertTimedOut(
-            error, message: "MockNetwork: the response's delay of 30.0 s is longer than the request's timeout of 0.5 s."
+            error, message: "MockNetwork: the response's delay of 30 s is longer than the request's timeout of 0.5 s."
         )
         XCTAssertGreaterThanOrEqual(elapsed, 0.45)
         XCTAssertLessThan(elapsed, 10)

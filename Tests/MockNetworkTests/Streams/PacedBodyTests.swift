@@ -173,7 +173,7 @@ final class PacedBodyTests: XCTestCase {
         XCTAssertTimedOut(
             error,
             message: "MockNetwork: the body's next piece comes 30 s after the one before, longer than the "
-                + "request's timeout of 0.2 s.")
+                + "request's timeout of 0.2 s: a gap that long ends the request.")
     }
 
     /// The timeout is for each gap, not the whole body: a stream longer than it, whose pieces come
