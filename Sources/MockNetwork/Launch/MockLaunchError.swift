@@ -32,10 +32,15 @@ public enum MockLaunchError: Error, Equatable, CustomStringConvertible, Localize
     public var description: String {
         switch self {
         case .unknownScenario(let name, let variants, let bundle):
-            "MockNetwork: the launch environment asks for the scenario \"\(name)\" "
-                + "(\(LaunchSettings.scenarioVariable)), but the bundle at \(bundle) has no such stub variant. "
-                + "Variants in the bundle: \(Self.list(variants)). Name one of them, or add a folder "
-                + "Fixtures/\(name)/ with the app's stub files to the app's resources."
+            LaunchScenario.isName(name)
+                ? "MockNetwork: the launch environment asks for the scenario \"\(name)\" "
+                    + "(\(LaunchSettings.scenarioVariable)), but the bundle at \(bundle) has no such stub variant. "
+                    + "Variants in the bundle: \(Self.list(variants)). Name one of them, or add a folder "
+                    + "Fixtures/\(name)/ with the app's stub files to the app's resources."
+                : "MockNetwork: the launch environment asks for the scenario \"\(name)\" "
+                    + "(\(LaunchSettings.scenarioVariable)), which is a path, not a name: a scenario names a folder "
+                    + "of the bundle at \(bundle) (Fixtures/<name>/ or <name>/), and is never read from elsewhere. "
+                    + "Variants in the bundle: \(Self.list(variants)). Name one of them."
         case .incompleteScenario(let name, let missing, let bundle):
             "MockNetwork: the scenario \"\(name)\" in the bundle at \(bundle) has no file for "
                 + "\(missing.count == 1 ? "one stubbed URL" : "\(missing.count) stubbed URLs") "

@@ -167,6 +167,10 @@ final class LaunchTests: XCTestCase {
             XCTAssertEqual(
                 error as? MockLaunchError,
                 .unknownScenario(climb, variants: ["empty", "refresh", "standard"], bundle: bundle.bundleURL.path))
+            // A path is named as one: no advice to add a folder named after it.
+            let message = (error as? MockLaunchError)?.description ?? ""
+            XCTAssertTrue(message.contains("which is a path, not a name"), message)
+            XCTAssertFalse(message.contains("add a folder"), message)
         }
         for archive in [climb + "/escape.har", "../escape.har", ".."] {
             XCTAssertThrowsError(
