@@ -26,7 +26,7 @@ package enum TrafficAttachment {
     }
 
     /// Where the traffic files of failed XCTest tests go on Linux.
-    static var linuxFolder: URL {
+    package static var linuxFolder: URL {
         directory.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("MockNetwork-traffic")
     }
@@ -64,6 +64,36 @@ package enum TrafficAttachment {
             #if compiler(>=6.2)
                 Attachment.record(Array(report.json), named: name)
             #endif
+            #if canImport(FoundationNetworking)
+                // Swift Testing saves an attachment only where `--attachments-path` says, yet prints
+                // "Attached" either way: on Linux the traffic goes to a file too, and a warning (which
+                // fails nothing) says where.
+                let note = writeFile(report, named: name)
+                #if compiler(>=6.3)
+                    Issue.record(Comment(rawValue: note), severity: .warning)
+                #else
+                    print(note)
+                #endif
+            #endif
+        }
+    #endif
+
+    #if canImport(FoundationNetworking)
+        /// Writes `report` to the file `name` in ``linuxFolder``; returns the note that names the file,
+        /// or says why it could not be written.
+        static func writeFile(_ report: TrafficReport, named name: String) -> String {
+            let folder = linuxFolder
+            let file = folder.appendingPathComponent(name)
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try report.json.write(to: file)
+            } catch {
+                return "MockNetwork: the test failed, and its traffic could not be written to \(file.path): "
+                    + "\(error.localizedDescription). Set \(directoryVariable) to a folder that can be written."
+            }
+            return "MockNetwork: the test failed; what the network saw (\(summary(report))) is in \(file.path), "
+                + "a HAR file: open it in a browser's network panel. (Off with "
+                + "\(TrafficReport.environmentVariable)=0 or mocks.attachesTrafficOnFailure = false.)"
         }
     #endif
 
@@ -81,18 +111,7 @@ package enum TrafficAttachment {
                 return nil
             }
             #if canImport(FoundationNetworking)
-                let folder = linuxFolder
-                let file = folder.appendingPathComponent(name)
-                do {
-                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                    try report.json.write(to: file)
-                } catch {
-                    return "MockNetwork: the test failed, and its traffic could not be written to \(file.path): "
-                        + "\(error.localizedDescription). Set \(directoryVariable) to a folder that can be written."
-                }
-                return "MockNetwork: the test failed; what the network saw (\(summary(report))) is in \(file.path), "
-                    + "a HAR file: open it in a browser's network panel. (Off with "
-                    + "\(TrafficReport.environmentVariable)=0 or mocks.attachesTrafficOnFailure = false.)"
+                return writeFile(report, named: name)
             #else
                 let attachment = XCTAttachment(data: report.json, uniformTypeIdentifier: "public.json")
                 attachment.name = name

@@ -43,6 +43,34 @@
             _ = try await mocks.session.data(for: request)
         }
 
+        #if canImport(FoundationNetworking)
+            /// On Linux Swift Testing keeps an attachment only with `--attachments-path`, yet prints
+            /// "Attached" either way: the traffic is a file too, and a warning (no failure) names it.
+            @Test func onLinuxAFailingTestsTrafficIsAlsoAFileAWarningNames() async throws {
+                let test = try #require(Test.current)
+                let file = TrafficAttachment.linuxFolder.appendingPathComponent(
+                    "traffic-onLinuxAFailingTestsTrafficIsAlsoAFileAWarningNames.har")
+                try? FileManager.default.removeItem(at: file)
+                let warnings = Shared<[String]>([])
+                let swallow = IssueHandlingTrait.filterIssues { issue in
+                    if !issue.isFailure { warnings.update { $0.append(issue.comments.map(\.rawValue).joined()) } }
+                    return false
+                }
+                try await swallow.provideScope(for: test, testCase: nil) {
+                    try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
+                        let mocks = MockRegistry.current
+                        mocks.register("https://api.example.com/user") { _ in try .json(#"{"name": "Ada"}"#) }
+                        try await Self.get(mocks, "https://api.example.com/user")
+                        #expect(Bool(false), "the test's own check fails")
+                    }
+                }
+                #expect(FileManager.default.fileExists(atPath: file.path))
+                #expect(warnings.current.count == 1)
+                #expect(warnings.current.first?.contains("is in \(file.path), a HAR file") == true)
+                try? FileManager.default.removeItem(at: file)
+            }
+        #endif
+
         @Test func aTestThatFailsAnExpectationGetsItsTrafficAttached() async throws {
             let (attached, issues) = try await attachments { mocks in
                 mocks.register("https://api.example.com/user") { _ in try .json(#"{"name": "Ada"}"#) }
