@@ -94,7 +94,9 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
         case .downloadUnsupported(let url):
             "MockNetwork: download tasks (\(url)) cannot be mocked on Linux: its Foundation crashes when a "
                 + "custom protocol answers one. Load the data with data(for:) or dataTask(with:) instead, "
-                + "and write it to a file yourself if you need one."
+                + "and write it to a file yourself if you need one; or, where the client chooses the task "
+                + "(Alamofire's download), serve the registry with MockServer (MockNetworkServer) and point "
+                + "the client at its URL: a download over real HTTP works."
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MockNetwork
+import MockNetworkServer
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -16,7 +17,27 @@ final class DownloadTests: XCTestCase {
     private var expectedMessage: String {
         "MockNetwork: download tasks (\(file)) cannot be mocked on Linux: its Foundation crashes when a "
             + "custom protocol answers one. Load the data with data(for:) or dataTask(with:) instead, "
-            + "and write it to a file yourself if you need one."
+            + "and write it to a file yourself if you need one; or, where the client chooses the task "
+            + "(Alamofire's download), serve the registry with MockServer (MockNetworkServer) and point "
+            + "the client at its URL: a download over real HTTP works."
+    }
+
+    /// What the message offers works: a download task of a plain session, pointed at the registry's
+    /// MockServer, gets the handler's answer in a file.
+    func testADownloadFromTheRegistrysServerWorks() async throws {
+        let mocks = registry()
+        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
+        defer { server.stop() }
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let saved = Shared<Data?>(nil)
+        let done = expectation(description: "downloaded")
+        session.downloadTask(with: server.url("/files/report.pdf")) { location, _, _ in
+            saved.update { $0 = location.flatMap { try? Data(contentsOf: $0) } }
+            done.fulfill()
+        }.resume()
+        await fulfillment(of: [done], timeout: 10)
+        XCTAssertEqual(saved.current, Data("%PDF-1.7".utf8))
     }
 
     /// A registry with a handler for `file`, which a download must still not reach.
