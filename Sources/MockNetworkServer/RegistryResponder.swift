@@ -90,7 +90,8 @@ final class RegistryResponder: HTTPResponder {
             return open.next
         }
         let exchange = registry.answerServed(
-            urlRequest, body: request.body, isOwnAddress: { [weak self] in self?.isOwnAddress($0) ?? false },
+            urlRequest, body: request.body, forwarded: forwarded != nil,
+            isOwnAddress: { [weak self] in self?.isOwnAddress($0) ?? false },
             opened: { exchange in open.withLock { $0.exchanges[key] = exchange } }
         ) { [weak self] event in
             guard let self else { return }

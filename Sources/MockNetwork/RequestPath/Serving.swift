@@ -33,11 +33,16 @@ extension MockRegistry {
     ///
     /// `opened` gets the exchange before it starts; `isOwnAddress` says whether a URL is the door's
     /// own, where a request let through to the network would come straight back.
+    ///
+    /// A request forwarded by an app under test (`forwarded`) never goes to the network: one the
+    /// registry would let through is answered as unmatched, and the test fails saying why.
     package func answerServed(
-        _ request: URLRequest, body: Data, isOwnAddress: @escaping @Sendable (URL) -> Bool = { _ in false },
+        _ request: URLRequest, body: Data, forwarded: Bool = false,
+        isOwnAddress: @escaping @Sendable (URL) -> Bool = { _ in false },
         opened: (ServedExchange) -> Void = { _ in }, emit: @escaping @Sendable (ServedEvent) -> Void
     ) -> ServedExchange {
-        let exchange = ServedExchange(core: core, request: request, isOwnAddress: isOwnAddress, emit: emit)
+        let exchange = ServedExchange(
+            core: core, request: request, forwarded: forwarded, isOwnAddress: isOwnAddress, emit: emit)
         opened(exchange)
         exchange.start(MockRegistry.Chain(request, body: body))
         return exchange
@@ -64,15 +69,18 @@ package final class ServedExchange: Sendable {
     private let core: MockRegistry.Core
     private let request: URLRequest
     private let isOwnAddress: @Sendable (URL) -> Bool
+    /// Whether an app under test forwarded it: such a request never goes to the network.
+    private let forwarded: Bool
     private let events: @Sendable (ServedEvent) -> Void
     private let state = Locked(State())
 
     fileprivate init(
-        core: MockRegistry.Core, request: URLRequest, isOwnAddress: @escaping @Sendable (URL) -> Bool,
+        core: MockRegistry.Core, request: URLRequest, forwarded: Bool, isOwnAddress: @escaping @Sendable (URL) -> Bool,
         emit: @escaping @Sendable (ServedEvent) -> Void
     ) {
         self.core = core
         self.request = request
+        self.forwarded = forwarded
         self.isOwnAddress = isOwnAddress
         self.events = emit
     }
@@ -212,6 +220,19 @@ package final class ServedExchange: Sendable {
         }
         if answer.passToNetwork {
             let outgoing = answer.request ?? request
+            if forwarded {
+                // The app under test is sandboxed by the test's registry: what it asks for is answered
+                // by handlers or fails, as a unit test's client's request on the registry's session.
+                let message =
+                    "MockNetwork: \(RecordedRequest.method(of: outgoing)) "
+                    + "\(MockRegistry.shortened(outgoing.url?.absoluteString ?? "")), forwarded by the app under "
+                    + "test, matched no handler. The registry lets such requests through to the network "
+                    + "(.passToNetwork, or an archive that records), but a forwarded request never goes there: "
+                    + "it was answered as unmatched.\nFix: register a handler for it in the test."
+                core.record(MockFailure(message: message, location: nil))
+                emit(.unmatched(report: message))
+                return
+            }
             if let url = outgoing.url, isOwnAddress(url) {
                 // The network there is this server: the request would come back to it, again and again.
                 let message =

@@ -237,11 +237,12 @@ final class LiveHandlerTests: XCTestCase {
         XCTAssertEqual(error?.failingURL?.absoluteString, "https://api.example.com/user")
     }
 
-    func testARequestTheTestsRegistryPassesToTheNetworkGetsTheNetworksAnswer() async throws {
-        // The "network" is a loopback server; the app asks for its URL, and the test's registry lets
-        // that host through.
+    /// The app under test is sandboxed by the test's registry: a forwarded request the registry would
+    /// let through to the network (here a loopback server standing in for it) fails as unmatched, and
+    /// the test fails saying why. Before, it reached the server ("leaked", 200) and nothing failed.
+    func testAForwardedRequestNeverGoesToTheNetworkEvenWhenTheRegistryLetsItsHostThrough() async throws {
         let upstream = try LoopbackServer(
-            routes: ["GET /user": .init(status: 200, headers: [("X-Served-By", "loopback")], text: "real")],
+            routes: ["GET /user": .init(status: 200, headers: [("X-Served-By", "loopback")], text: "leaked")],
             maxRequests: 2, lifetime: 20)
         defer { upstream.stop() }
         let mocks = MockRegistry(unmatched: .passToNetwork(hosts: ["127.0.0.1"]))
@@ -249,13 +250,22 @@ final class LiveHandlerTests: XCTestCase {
         defer { server.stop() }
         let app = try launchedApp(server)
         let url = try XCTUnwrap(upstream.url("/user"))
-        let (data, response) = try await withWatchdog(20) { try await app.session.data(from: url) }
-        XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)
-        XCTAssertEqual(String(decoding: data, as: UTF8.self), "real")
-        XCTAssertEqual((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Served-By"), "loopback")
-        XCTAssertEqual(upstream.received.map(\.target), ["/user"])
+        let error = try await withWatchdog(20) { () -> URLError? in
+            do {
+                _ = try await app.session.data(from: url)
+                return nil
+            } catch {
+                return error as? URLError
+            }
+        }
+        XCTAssertEqual(error?.code, .resourceUnavailable)
+        XCTAssertEqual(upstream.received.map(\.target), [], "nothing reached the network")
         XCTAssertEqual(mocks.requests.map(\.url), [url])
-        XCTAssertEqual(mocks.failures, [])
+        let failures = mocks.takeFailures()
+        XCTAssertEqual(failures.count, 1)
+        XCTAssertTrue(
+            failures.first?.message.contains("forwarded by the app under test, matched no handler") == true,
+            failures.first?.message ?? "no failure")
     }
 
     func testAHeadRequestGetsTheLengthAndNoBody() async throws {
