@@ -11,207 +11,182 @@ import Testing
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-/// No test holds up another: eight tests run at once, each with a registry of its own. One has 100
-/// synchronous handlers stuck, one 300 `async` handlers that block their threads, one matches a 50 MB
-/// JSON body against four `.jsonBody` routes, one streams 1,000 events, and four answer ordinary
-/// requests, whose 99th percentile stays under 50 ms while the others do their worst. The stuck ones
-/// are let go once the ordinary ones are done; a watchdog ends the run if anything deadlocks.
-@Suite struct ProcessStressTests {
-    enum Role: String, CaseIterable, Sendable {
-        case stuckSync, blockedAsync, hugeBody, longStream, ordinary1, ordinary2, ordinary3, ordinary4
-    }
-
-    /// What the eight tests share: when the hostile ones are at their worst, and when the ordinary
-    /// ones are done.
-    static let hostileReady = Countdown(4)
-    static let ordinaryDone = Countdown(4)
-    static let finished = Shared(false)
-    static let watchdog: Void = endRunUnlessFinished(finished, within: 240, "ProcessStressTests")
-
-    /// Whether ThreadSanitizer runs: it makes every request several times slower (the ordinary ones'
-    /// p99 was 60 ms here under it), so there the run checks for races and deadlocks, and the latency
-    /// bound is five times wider; the plain run (the README's `swift test`) holds the 50 ms.
-    static let underThreadSanitizer = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
-    static let latencyBound = underThreadSanitizer ? 0.25 : 0.05
-
-    @Test(arguments: Role.allCases)
-    func eightTestsAtOnceNoneHoldsUpAnother(_ role: Role) async throws {
-        _ = Self.watchdog
-        switch role {
-        case .stuckSync: try await stuckSync()
-        case .blockedAsync: try await blockedAsync()
-        case .hugeBody: try await hugeBody()
-        case .longStream: try await longStream()
-        case .ordinary1, .ordinary2, .ordinary3, .ordinary4: try await ordinary(role)
+extension TimingSensitive {
+    /// No test holds up another: eight tests run at once, each with a registry of its own. One has 100
+    /// synchronous handlers stuck, one 300 `async` handlers that block their threads, one matches a 50 MB
+    /// JSON body against four `.jsonBody` routes, one streams 1,000 events, and four answer ordinary
+    /// requests, whose 99th percentile stays under 50 ms while the others do their worst. The stuck ones
+    /// are let go once the ordinary ones are done; a watchdog ends the run if anything deadlocks.
+    @Suite struct ProcessStressTests {
+        enum Role: String, CaseIterable, Sendable {
+            case stuckSync, blockedAsync, hugeBody, longStream, ordinary1, ordinary2, ordinary3, ordinary4
         }
-        if Self.ordinaryDone.isDone, Self.hostileReady.isDone { Self.finished.update { $0 = true } }
-    }
 
-    /// 100 requests whose handlers block until the ordinary tests are done.
-    private func stuckSync() async throws {
-        let mocks = MockRegistry()
-        let address = "https://api.example.com/stuck"
-        let release = DispatchSemaphore(value: 0)
-        let started = Countdown(32)
-        mocks.register(address) { _ in
-            started.arrive()
-            release.wait()
-            return try .text("late")
-        }
-        let session = mocks.session
-        let url = try #require(URL(string: address))
-        let requests = Task {
-            await withTaskGroup(of: Int.self) { group in
-                for _ in 0..<100 {
-                    group.addTask { await Self.status(session, url) }
+        /// When the hostile tests are at their worst, and when the ordinary ones are done.
+        let hostileReady = Countdown(4)
+        let ordinaryDone = Countdown(4)
+
+        /// Whether ThreadSanitizer runs: it makes every request several times slower (the ordinary ones'
+        /// p99 was 60 ms here under it), so there the run checks for races and deadlocks, and the latency
+        /// bound is five times wider; the plain run (the README's `swift test`) holds the 50 ms.
+        static let underThreadSanitizer = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
+        static let latencyBound = underThreadSanitizer ? 0.25 : 0.05
+
+        /// The eight run as the tests of a parallel run do: each a task of its own beside the others,
+        /// with a registry of its own. (Not as a parameterized test's cases: the suites that measure
+        /// time run serialized, case by case.)
+        @Test func eightTestsAtOnceNoneHoldsUpAnother() async throws {
+            let finished = Shared(false)
+            endRunUnlessFinished(finished, within: 240, "ProcessStressTests")
+            defer { finished.update { $0 = true } }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for role in Role.allCases {
+                    group.addTask { try await run(role) }
                 }
-                return await group.reduce(0) { $0 + ($1 == 200 ? 1 : 0) }
+                try await group.waitForAll()
             }
         }
-        await started.wait()  // the registry's whole share is stuck
-        Self.hostileReady.arrive()
-        await Self.ordinaryDone.wait()
-        for _ in 0..<100 { release.signal() }
-        #expect(await requests.value == 100)
-    }
 
-    /// 300 `async` handlers that block their threads (as a handler calling synchronous code does)
-    /// until the ordinary tests are done.
-    private func blockedAsync() async throws {
-        let mocks = MockRegistry()
-        let address = "https://api.example.com/blocked"
-        let release = DispatchSemaphore(value: 0)
-        let started = Countdown(32)
-        mocks.register(address) { _ async throws in
-            started.arrive()
-            release.wait()
-            return try .text("late")
+        private func run(_ role: Role) async throws {
+            switch role {
+            case .stuckSync: try await stuckSync()
+            case .blockedAsync: try await blockedAsync()
+            case .hugeBody: try await hugeBody()
+            case .longStream: try await longStream()
+            case .ordinary1, .ordinary2, .ordinary3, .ordinary4: try await ordinary(role)
+            }
         }
-        let session = mocks.session
-        let url = try #require(URL(string: address))
-        let requests = Task {
-            await withTaskGroup(of: Int.self) { group in
-                for _ in 0..<300 {
-                    group.addTask { await Self.status(session, url) }
+
+        /// 100 requests whose handlers block until the ordinary tests are done.
+        private func stuckSync() async throws {
+            let mocks = MockRegistry()
+            let address = "https://api.example.com/stuck"
+            let release = DispatchSemaphore(value: 0)
+            let started = Countdown(32)
+            mocks.register(address) { _ in
+                started.arrive()
+                release.wait()
+                return try .text("late")
+            }
+            let session = mocks.session
+            let url = try #require(URL(string: address))
+            let requests = Task {
+                await withTaskGroup(of: Int.self) { group in
+                    for _ in 0..<100 {
+                        group.addTask { await Self.status(session, url) }
+                    }
+                    return await group.reduce(0) { $0 + ($1 == 200 ? 1 : 0) }
                 }
-                return await group.reduce(0) { $0 + ($1 == 200 ? 1 : 0) }
             }
+            await started.wait()  // the registry's whole share is stuck
+            hostileReady.arrive()
+            await ordinaryDone.wait()
+            for _ in 0..<100 { release.signal() }
+            #expect(await requests.value == 100)
         }
-        await started.wait()
-        Self.hostileReady.arrive()
-        await Self.ordinaryDone.wait()
-        for _ in 0..<300 { release.signal() }
-        #expect(await requests.value == 300)
-    }
 
-    /// A 50 MB JSON body, matched against four `.jsonBody` routes that do not fit and a catch-all.
-    private func hugeBody() async throws {
-        let mocks = MockRegistry()
-        let address = "https://api.example.com/upload"
-        for index in 0..<4 {
-            mocks.register(.url(address).method("POST").jsonBody(#"{"route": \#(index)}"#)) { _ in
-                try .text("route \(index)")
+        /// 300 `async` handlers that block their threads (as a handler calling synchronous code does)
+        /// until the ordinary tests are done.
+        private func blockedAsync() async throws {
+            let mocks = MockRegistry()
+            let address = "https://api.example.com/blocked"
+            let release = DispatchSemaphore(value: 0)
+            let started = Countdown(32)
+            mocks.register(address) { _ async throws in
+                started.arrive()
+                release.wait()
+                return try .text("late")
             }
-        }
-        mocks.register(.url(address).method("POST")) { request in try .text("catch-all") }
-        let body = await Task.detached { Self.fiftyMegabytesOfJSON() }.value
-        var request = URLRequest(url: try #require(URL(string: address)))
-        request.httpMethod = "POST"
-        request.httpBody = body
-        request.timeoutInterval = 120
-        let session = mocks.session
-        let answer = Task { try await session.data(for: request) }
-        Self.hostileReady.arrive()
-        let (data, _) = try await answer.value
-        #expect(String(decoding: data, as: UTF8.self) == "catch-all")
-    }
-
-    /// 1,000 server-sent events, one every millisecond, read to the end.
-    private func longStream() async throws {
-        let mocks = MockRegistry()
-        let address = "https://api.example.com/events"
-        let events = (0..<1_000).map { ServerSentEvent(data: "event \($0)") }
-        mocks.register(address) { _ in try .events(events, every: .milliseconds(1)) }
-        Self.hostileReady.arrive()
-        let (data, _) = try await mocks.session.data(from: try #require(URL(string: address)))
-        let text = String(decoding: data, as: UTF8.self)
-        #expect(text.components(separatedBy: "\n\n").filter { !$0.isEmpty }.count == 1_000)
-        #expect(text.hasSuffix("data: event 999\n\n"))
-    }
-
-    /// 200 ordinary requests, one after another, once the others are at their worst.
-    private func ordinary(_ role: Role) async throws {
-        defer { Self.ordinaryDone.arrive() }
-        let mocks = MockRegistry()
-        let address = "https://api.example.com/\(role.rawValue)"
-        mocks.register(address) { _ in try .json(["role": role.rawValue]) }
-        let session = mocks.session
-        let url = try #require(URL(string: address))
-        await Self.hostileReady.wait()
-        var seconds: [Double] = []
-        for _ in 0..<200 {
-            let start = DispatchTime.now().uptimeNanoseconds
-            #expect(await Self.status(session, url) == 200)
-            seconds.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-        }
-        seconds.sort()
-        let p99 = seconds[seconds.count * 99 / 100]
-        #expect(
-            p99 < Self.latencyBound,
-            "\(role.rawValue): p99 \(p99) s, median \(seconds[seconds.count / 2]) s (bound \(Self.latencyBound) s)")
-    }
-
-    private static func status(_ session: URLSession, _ url: URL) async -> Int {
-        guard let (_, response) = try? await session.data(from: url) else { return 0 }
-        return (response as? HTTPURLResponse)?.statusCode ?? 0
-    }
-
-    /// `{"items": [{"id": 0, "name": "item 0"}, …]}`, about 50 MB.
-    private static func fiftyMegabytesOfJSON() -> Data {
-        var text = #"{"items": ["#
-        text.reserveCapacity(52_000_000)
-        var index = 0
-        while text.utf8.count < 50_000_000 {
-            if index > 0 { text += ", " }
-            text += #"{"id": \#(index), "name": "item number \#(index) of a long list"}"#
-            index += 1
-        }
-        return Data((text + "]}").utf8)
-    }
-}
-
-/// Counts arrivals up to `count`; waiters resume once all have come (awaited, holding no thread).
-final class Countdown: Sendable {
-    private struct State {
-        var left: Int
-        var waiters: [CheckedContinuation<Void, Never>] = []
-    }
-
-    private let state: Shared<State>
-
-    init(_ count: Int) { state = Shared(State(left: count)) }
-
-    var isDone: Bool { state.current.left <= 0 }
-
-    func arrive() {
-        let waiters = state.update { state -> [CheckedContinuation<Void, Never>] in
-            state.left -= 1
-            guard state.left == 0 else { return [] }
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let now = state.update { state -> Bool in
-                if state.left <= 0 { return true }
-                state.waiters.append(continuation)
-                return false
+            let session = mocks.session
+            let url = try #require(URL(string: address))
+            let requests = Task {
+                await withTaskGroup(of: Int.self) { group in
+                    for _ in 0..<300 {
+                        group.addTask { await Self.status(session, url) }
+                    }
+                    return await group.reduce(0) { $0 + ($1 == 200 ? 1 : 0) }
+                }
             }
-            if now { continuation.resume() }
+            await started.wait()
+            hostileReady.arrive()
+            await ordinaryDone.wait()
+            for _ in 0..<300 { release.signal() }
+            #expect(await requests.value == 300)
+        }
+
+        /// A 50 MB JSON body, matched against four `.jsonBody` routes that do not fit and a catch-all.
+        private func hugeBody() async throws {
+            let mocks = MockRegistry()
+            let address = "https://api.example.com/upload"
+            for index in 0..<4 {
+                mocks.register(.url(address).method("POST").jsonBody(#"{"route": \#(index)}"#)) { _ in
+                    try .text("route \(index)")
+                }
+            }
+            mocks.register(.url(address).method("POST")) { request in try .text("catch-all") }
+            let body = await Task.detached { Self.fiftyMegabytesOfJSON() }.value
+            var request = URLRequest(url: try #require(URL(string: address)))
+            request.httpMethod = "POST"
+            request.httpBody = body
+            request.timeoutInterval = 120
+            let session = mocks.session
+            let answer = Task { try await session.data(for: request) }
+            hostileReady.arrive()
+            let (data, _) = try await answer.value
+            #expect(String(decoding: data, as: UTF8.self) == "catch-all")
+        }
+
+        /// 1,000 server-sent events, one every millisecond, read to the end.
+        private func longStream() async throws {
+            let mocks = MockRegistry()
+            let address = "https://api.example.com/events"
+            let events = (0..<1_000).map { ServerSentEvent(data: "event \($0)") }
+            mocks.register(address) { _ in try .events(events, every: .milliseconds(1)) }
+            hostileReady.arrive()
+            let (data, _) = try await mocks.session.data(from: try #require(URL(string: address)))
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(text.components(separatedBy: "\n\n").filter { !$0.isEmpty }.count == 1_000)
+            #expect(text.hasSuffix("data: event 999\n\n"))
+        }
+
+        /// 200 ordinary requests, one after another, once the others are at their worst.
+        private func ordinary(_ role: Role) async throws {
+            defer { ordinaryDone.arrive() }
+            let mocks = MockRegistry()
+            let address = "https://api.example.com/\(role.rawValue)"
+            mocks.register(address) { _ in try .json(["role": role.rawValue]) }
+            let session = mocks.session
+            let url = try #require(URL(string: address))
+            await hostileReady.wait()
+            var seconds: [Double] = []
+            for _ in 0..<200 {
+                let start = DispatchTime.now().uptimeNanoseconds
+                #expect(await Self.status(session, url) == 200)
+                seconds.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            }
+            seconds.sort()
+            let p99 = seconds[seconds.count * 99 / 100]
+            #expect(
+                p99 < Self.latencyBound,
+                "\(role.rawValue): p99 \(p99) s, median \(seconds[seconds.count / 2]) s (bound \(Self.latencyBound) s)")
+        }
+
+        private static func status(_ session: URLSession, _ url: URL) async -> Int {
+            guard let (_, response) = try? await session.data(from: url) else { return 0 }
+            return (response as? HTTPURLResponse)?.statusCode ?? 0
+        }
+
+        /// `{"items": [{"id": 0, "name": "item 0"}, …]}`, about 50 MB.
+        private static func fiftyMegabytesOfJSON() -> Data {
+            var text = #"{"items": ["#
+            text.reserveCapacity(52_000_000)
+            var index = 0
+            while text.utf8.count < 50_000_000 {
+                if index > 0 { text += ", " }
+                text += #"{"id": \#(index), "name": "item number \#(index) of a long list"}"#
+                index += 1
+            }
+            return Data((text + "]}").utf8)
         }
     }
 }
