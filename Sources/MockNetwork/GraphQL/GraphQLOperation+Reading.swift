@@ -115,7 +115,7 @@ struct GraphQLRequestReader {
             case nil, .null?: return [:]
             case .object(let members)?: return members
             // A JSON-encoded object in a string, as some servers take it (Apollo Server does).
-            case .string(let text)?: if let members = (try? JSONValue(json: text))?.object { return members }
+            case .string(let text)?: if let members = (try? JSONValue(json: text))?.objectValue { return members }
             default: break
             }
             let kind = fields[name]?.kind ?? ""
@@ -126,7 +126,7 @@ struct GraphQLRequestReader {
         let extensions = try object("extensions")
         let variables = try object("variables")
         guard let document else {
-            guard extensions["persistedQuery"]?["sha256Hash"]?.string != nil else {
+            guard extensions["persistedQuery"]?["sha256Hash"]?.stringValue != nil else {
                 throw notGraphQL(
                     "\(subject) sends no query (the document) and no extensions.persistedQuery.sha256Hash (a "
                         + "persisted query's hash)",

@@ -61,7 +61,7 @@ public struct GraphQLOperation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The hash of an automatic persisted query: `extensions.persistedQuery.sha256Hash`.
-    public var persistedQueryHash: String? { extensions["persistedQuery"]?["sha256Hash"]?.string }
+    public var persistedQueryHash: String? { extensions["persistedQuery"]?["sha256Hash"]?.stringValue }
 
     /// The operation as a message names it: `query GetUser {"id":7}`.
     public var description: String {
