@@ -143,6 +143,15 @@ struct GraphQLRequestReader {
                 document: nil, variables: variables, extensions: extensions, batchIndex: batchIndex)
         }
         let chosen = try pick(in: document, named: operationName)
+        // Free text in a field named `query` (a search's, say) is no document: an operation needs
+        // its selection set.
+        guard chosen.hasSelectionSet else {
+            throw notGraphQL(
+                "\(batchIndex == nil ? "its query" : "the query of \(subject)"), "
+                    + "\(JSONValue.string(MockRegistry.shortened(document))), is no GraphQL document: "
+                    + "\(chosen.type.rawValue) \(chosen.name ?? "(anonymous)") has no selection set ({ … })",
+                fix: "Send a document such as query GetUser { user { id } }.")
+        }
         return GraphQLOperation(
             name: operationName ?? chosen.name, type: chosen.type, document: document, variables: variables,
             extensions: extensions, batchIndex: batchIndex)

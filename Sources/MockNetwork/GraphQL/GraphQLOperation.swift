@@ -93,7 +93,8 @@ public struct GraphQLOperation: Sendable, Hashable, CustomStringConvertible {
     ///     way the client sent the body).
     /// - Throws: ``GraphQLFormatError/notGraphQL(_:)`` for a request that is no GraphQL-over-HTTP
     ///   request (another method, a body that is not JSON, a field of the wrong type, neither a
-    ///   document nor a persisted query's hash), ``GraphQLFormatError/unresolvedOperation(_:)`` for a
+    ///   document nor a persisted query's hash, a `query` that is no document: an operation with no
+    ///   selection set, `{ … }`), ``GraphQLFormatError/unresolvedOperation(_:)`` for a
     ///   document that does not name one operation (none, several and no `operationName`, or an
     ///   `operationName` it does not define), or ``MultipartFormatError`` for a malformed upload.
     public static func operations(in request: URLRequest, body: Data? = nil) throws -> [GraphQLOperation] {

@@ -50,6 +50,17 @@ final class GraphQLHandlerFormTests: MockNetworkTestCase {
         XCTAssertEqual(eight, #"{"data":{"type": "query"}}"#)
     }
 
+    /// The spelling the GraphQL article gives for a file that imports Apollo iOS, whose `ApolloAPI`
+    /// has a `GraphQLOperation` of its own.
+    func testTheModuleQualifiedNameOfTheOperationPicksItsForm() async throws {
+        register(.graphQL("GetUser", variables: ["id": 7])) { (_, operation: MockNetwork.GraphQLOperation) in
+            try .text("\(type(of: operation)) \(operation.variables["id"]?.intValue ?? 0)")
+        }
+
+        let body = try await answer(getUser(7), on: session)
+        XCTAssertEqual(body, "GraphQLOperation 7")
+    }
+
     /// The example in the doc comment of `register(_:…)` with a `(request, operation)` handler, as
     /// written there (a test below checks, line for line), answers `GetUser` as Apollo iOS sends it:
     /// its `ID!` variable a string.
