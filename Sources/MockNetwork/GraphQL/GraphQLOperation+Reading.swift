@@ -9,6 +9,19 @@ struct GraphQLRequestReader {
     let request: URLRequest
     let body: Data
 
+    /// Why a request carries no operation, in the pieces the unmatched report words on its own;
+    /// ``GraphQLOperation/operations(in:body:)`` throws its ``error``.
+    struct Problem: Error {
+        /// The error, as a user gets it.
+        let error: GraphQLFormatError
+        /// Why, as a phrase about the request: `its body is not JSON`.
+        let reason: String
+        /// What to change in the client: `body`, `method`, `query items`, `document`, `request`.
+        let part: String
+        /// How, as a sentence: `Send at least one operation.`
+        let fix: String
+    }
+
     /// `POST https://api.example.com/graphql`, for messages.
     private var label: String {
         "\(RecordedRequest.method(of: request)) \(MockRegistry.shortened(request.url?.absoluteString ?? ""))"
@@ -18,11 +31,14 @@ struct GraphQLRequestReader {
         #if DEBUG
             Self.countRead(of: body)
         #endif
-        switch RecordedRequest.method(of: request).uppercased() {
+        let method = RecordedRequest.method(of: request)
+        switch method.uppercased() {
         case "GET": return [try operation(fields: try queryFields(), batchIndex: nil)]
         case "POST": break
         default:
-            throw notGraphQL("GraphQL over HTTP sends GET or POST", fix: "Send the operation with one of them.")
+            throw notGraphQL(
+                "GraphQL over HTTP sends GET or POST", fix: "Send the operation with one of them.", part: "method",
+                shown: "it is a \(method), and GraphQL over HTTP sends GET or POST")
         }
         switch try bodyJSON() {
         case .object(let fields):
@@ -69,8 +85,54 @@ struct GraphQLRequestReader {
         do {
             return try JSONValue(json: json)
         } catch {
+            // The real reason, for a request that meant GraphQL (only here, once the body failed).
+            if json == body, let contentType = request.value(forHTTPHeaderField: "Content-Type"),
+                HeaderValue(contentType).lowercased == "application/graphql"
+            {
+                throw notGraphQL(
+                    "its body is a GraphQL document sent as application/graphql, which GraphQL over HTTP does "
+                        + "not define",
+                    fix: #"Send {"query": "…"} as application/json."#)
+            }
+            if Self.endsInsideJSON(json) {
+                throw notGraphQL(
+                    "its body is cut off: it ends after \(json.count) bytes, inside its JSON",
+                    fix: "Send the whole of it.")
+            }
             throw notGraphQL("its body is not JSON", fix: Self.shapeFix)
         }
+    }
+
+    /// Whether `data` starts as a JSON object or array and ends before it closes (inside a string, or
+    /// with brackets open): a body cut off.
+    private static func endsInsideJSON(_ data: Data) -> Bool {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var started = false
+        for byte in data {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case 0x20, 0x09, 0x0A, 0x0D: continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth < 0 { return false }
+            case UInt8(ascii: "\""): inString = true
+            default: if !started { return false }
+            }
+            started = true
+        }
+        return started && (depth > 0 || inString)
     }
 
     /// The fields a `GET` sends as query items: `query` and `operationName` as they are, `variables`
@@ -93,7 +155,8 @@ struct GraphQLRequestReader {
             guard let text = items[name] else { continue }
             guard let value = try? JSONValue(json: text) else {
                 throw notGraphQL(
-                    "its query item \(name) is not JSON", fix: #"Send it JSON-encoded: \#(name)={"id":7}."#)
+                    "its query item \(name) is not JSON", fix: #"Send it JSON-encoded: \#(name)={"id":7}."#,
+                    part: "query items")
             }
             fields[name] = value
         }
@@ -150,7 +213,7 @@ struct GraphQLRequestReader {
                 "\(batchIndex == nil ? "its query" : "the query of \(subject)"), "
                     + "\(JSONValue.string(MockRegistry.shortened(document))), is no GraphQL document: "
                     + "\(chosen.type.rawValue) \(chosen.name ?? "(anonymous)") has no selection set ({ … })",
-                fix: "Send a document such as query GetUser { user { id } }.")
+                fix: "Send a document such as query GetUser { user { id } }.", part: "document")
         }
         return GraphQLOperation(
             name: operationName ?? chosen.name, type: chosen.type, document: document, variables: variables,
@@ -165,7 +228,7 @@ struct GraphQLRequestReader {
         } catch let error as GraphQLDocument.UnterminatedString {
             throw unresolved(
                 "has \(error.block ? "a block string" : "a string") that never ends (from line \(error.line))",
-                fix: error.block ? "End it with \"\"\"." : "End it with \" on the same line.")
+                fix: error.block ? "End it with \"\"\"." : "End it with \" on the same line.", part: "document")
         }
         // Only for a failure's text: a request's lookup reads the document on every request.
         var defined: String {
@@ -176,7 +239,7 @@ struct GraphQLRequestReader {
                 throw unresolved(
                     "defines no operation named \"\(name)\""
                         + (operations.isEmpty ? " (it defines none)" : " (it defines \(defined))"),
-                    fix: "Send the operationName of an operation the document defines.")
+                    fix: "Send the operationName of an operation the document defines.", part: "request")
             }
             return operation
         }
@@ -184,20 +247,28 @@ struct GraphQLRequestReader {
             throw operations.isEmpty
                 ? unresolved(
                     "defines no operation (a query, mutation or subscription)",
-                    fix: "Send a document that defines one.")
+                    fix: "Send a document that defines one.", part: "document")
                 : unresolved(
                     "defines \(operations.count) operations (\(defined)) and the request names none",
-                    fix: "Send operationName to say which one to run.")
+                    fix: "Send operationName to say which one to run.", part: "request")
         }
         return operations[0]
     }
 
-    private func notGraphQL(_ reason: String, fix: String) -> GraphQLFormatError {
-        .notGraphQL("\(label) is no GraphQL request: \(reason). \(fix)")
+    /// A request that is no GraphQL request because of `reason`; `part` is what the client changes
+    /// (its body, or a `GET`'s query items, unless given), `shown` the reason as a report says it.
+    private func notGraphQL(_ reason: String, fix: String, part: String? = nil, shown: String? = nil) -> Problem {
+        let isGET = RecordedRequest.method(of: request).uppercased() == "GET"
+        return Problem(
+            error: .notGraphQL("\(label) is no GraphQL request: \(reason). \(fix)"), reason: shown ?? reason,
+            part: part ?? (isGET ? "query items" : "body"), fix: fix)
     }
 
-    private func unresolved(_ reason: String, fix: String) -> GraphQLFormatError {
-        .unresolvedOperation("the GraphQL document of \(label) \(reason). \(fix)")
+    /// A document that names no one operation because of `reason`; `part` is what the client changes.
+    private func unresolved(_ reason: String, fix: String, part: String) -> Problem {
+        Problem(
+            error: .unresolvedOperation("the GraphQL document of \(label) \(reason). \(fix)"),
+            reason: "its document \(reason)", part: part, fix: fix)
     }
 }
 

@@ -98,7 +98,11 @@ public struct GraphQLOperation: Sendable, Hashable, CustomStringConvertible {
     ///   document that does not name one operation (none, several and no `operationName`, or an
     ///   `operationName` it does not define), or ``MultipartFormatError`` for a malformed upload.
     public static func operations(in request: URLRequest, body: Data? = nil) throws -> [GraphQLOperation] {
-        try GraphQLRequestReader(request: request, body: body ?? request.httpBody ?? Data()).operations()
+        do {
+            return try GraphQLRequestReader(request: request, body: body ?? request.httpBody ?? Data()).operations()
+        } catch let problem as GraphQLRequestReader.Problem {
+            throw problem.error
+        }
     }
 
     /// The one operation `request` carries; `nil` for a request that is no GraphQL request, or
