@@ -48,7 +48,8 @@ extension RequestMatch {
     /// endpoint outranks one at any URL, and a name outranks variables, which outrank a type.
     /// A batch (a JSON array of operations) matches none here: a handler answers one operation, and
     /// a batch no handler answers whole is answered operation by operation, each by the handler that
-    /// matches it alone. The checks after the fact (`requests(matching:)`, `expect(_:count:)`,
+    /// matches it alone (so is one a default would answer whole, when a handler of the test's
+    /// matches one of its operations). The checks after the fact (`requests(matching:)`, `expect(_:count:)`,
     /// `nextRequest(matching:)`) look inside: a batch is a request that matches when one of its
     /// operations does, and `expect` counts each operation that does.
     ///
