@@ -64,8 +64,14 @@ struct GraphQLRequestReader {
     /// Whether a `Content-Type` could be `multipart/…`: a look at its first letters, before
     /// ``HeaderValue`` reads it whole (about 20,000 instructions, on every GraphQL request otherwise).
     private static func mayBeMultipart(_ contentType: String) -> Bool {
+        starts(contentType, with: "multipart")
+    }
+
+    /// Whether `contentType` starts with `prefix` (lowercase letters and `/`), past white space and
+    /// whatever the case of its letters.
+    private static func starts(_ contentType: String, with prefix: String) -> Bool {
         let letters = contentType.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        return letters.lazy.map { $0 | 0x20 }.starts(with: "multipart".utf8)
+        return letters.lazy.map { $0 | 0x20 }.starts(with: prefix.utf8)
     }
 
     /// The JSON body, or for an upload (`multipart/form-data`) its `operations` field.
@@ -87,6 +93,7 @@ struct GraphQLRequestReader {
         } catch {
             // The real reason, for a request that meant GraphQL (only here, once the body failed).
             if json == body, let contentType = request.value(forHTTPHeaderField: "Content-Type"),
+                Self.starts(contentType, with: "application/graphql"),
                 HeaderValue(contentType).lowercased == "application/graphql"
             {
                 throw notGraphQL(
