@@ -65,13 +65,15 @@ extension MockRegistry.Core {
             // the URL. Only the nearest one's differences are worked out.
             let nearest: Route?
             if !fitting.isEmpty {
-                // Fewest failing rules; a GraphQL match of another operation name is far.
+                // Fewest failing rules; a GraphQL match of another operation name is far, and for a
+                // request that tried GraphQL and failed, a GraphQL match is nearer than another as near.
                 func distance(_ route: Route) -> Int {
                     let why = route.match.ruleMismatches(request.request, body: request.body, reading: reading)
                     let otherName =
                         operation.flatMap { operation in route.match.graphQL?.name.map { $0 != operation.name } }
                         ?? false
-                    return why.count + (otherName ? 100 : 0)
+                    let readsNoOperation = problem != nil && route.match.graphQL == nil
+                    return 2 * why.count + (otherName ? 200 : 0) + (readsNoOperation ? 1 : 0)
                 }
                 nearest = fitting.min { distance($0) < distance($1) }
             } else {

@@ -166,6 +166,17 @@ import Testing
             ])
     }
 
+    /// A handler of the endpoint's URL that fails as many rules is not nearer than the GraphQL one.
+    @Test func aBrokenBodyIsNearerTheGraphQLHandlerThanAnotherAtItsURL() async throws {
+        mocks.register(.url(GraphQLRequests.endpoint).method("GET"), answer: try .status(200))
+        mocks.register(.graphQL("GetUser"), answer: try .status(200))
+
+        let message = await failure(BrokenBody.noDocument.request)
+        #expect(
+            message.split(separator: "\n")[1]
+                == "Nearest: GraphQL operation GetUser (no GraphQL operation: \(BrokenBody.noDocument.reason))")
+    }
+
     /// A request that does not try GraphQL (no `graphql` in its path or `Content-Type`) is told about
     /// its URL, even when the nearest handler is a GraphQL one at any URL.
     @Test func aRequestThatIsNoGraphQLIsToldAboutItsURL() async throws {
