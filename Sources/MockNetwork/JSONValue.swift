@@ -37,14 +37,44 @@ public enum JSONValue: Sendable, Hashable {
         return elements[index]
     }
 
-    /// The string, for a `.string`.
-    var string: String? {
+    /// The string, for a string; `nil` for any other value (a number is no string: `7` has none,
+    /// `"7"` has `"7"`).
+    ///
+    /// ```swift
+    /// let id = operation.variables["id"]?.stringValue  // "7", as Apollo iOS sends an ID
+    /// ```
+    public var stringValue: String? {
         guard case .string(let string) = self else { return nil }
         return string
     }
 
-    /// The members, for an `.object`.
-    var object: [String: JSONValue]? {
+    /// The number, for a number; `nil` for any other value (a string that holds one included).
+    public var numberValue: Double? {
+        guard case .number(let number) = self else { return nil }
+        return number
+    }
+
+    /// The number as an `Int`, for a number that is a whole one an `Int` holds (`7`, `7.0`); `nil`
+    /// for any other value (`7.5`, `"7"`), as for a GraphQL `Int`.
+    public var intValue: Int? {
+        guard case .number(let number) = self else { return nil }
+        return Int(exactly: number)
+    }
+
+    /// The boolean, for `true` or `false`; `nil` for any other value.
+    public var boolValue: Bool? {
+        guard case .bool(let bool) = self else { return nil }
+        return bool
+    }
+
+    /// The elements, for an array; `nil` for any other value.
+    public var arrayValue: [JSONValue]? {
+        guard case .array(let elements) = self else { return nil }
+        return elements
+    }
+
+    /// The members, for an object; `nil` for any other value.
+    public var objectValue: [String: JSONValue]? {
         guard case .object(let members) = self else { return nil }
         return members
     }

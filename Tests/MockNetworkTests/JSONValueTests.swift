@@ -30,6 +30,28 @@ import Testing
         #expect(value[0] == nil)
     }
 
+    /// Each kind reads as its Swift value with no pattern match, and as `nil` for every other kind:
+    /// an ID sent as a string is no number, and one sent as a number is no string.
+    @Test func accessorsReadEachKindAndNoOther() throws {
+        let variables = try JSONValue(
+            json: #"{"id": "7", "first": 10, "ratio": 0.5, "admin": true, "tags": ["a"], "filter": {"x": null}}"#)
+        #expect(variables["id"]?.stringValue == "7")
+        #expect(variables["id"]?.intValue == nil)
+        #expect(variables["first"]?.numberValue == 10)
+        #expect(variables["first"]?.intValue == 10)
+        #expect(variables["first"]?.stringValue == nil)
+        #expect(variables["ratio"]?.numberValue == 0.5)
+        #expect(variables["ratio"]?.intValue == nil)
+        #expect(variables["admin"]?.boolValue == true)
+        #expect(variables["admin"]?.numberValue == nil)
+        #expect(variables["tags"]?.arrayValue == ["a"])
+        #expect(variables["filter"]?.objectValue == ["x": nil])
+        #expect(variables["filter"]?["x"]?.stringValue == nil)
+        #expect(JSONValue.number(1e300).intValue == nil)
+        #expect(variables.objectValue?.count == 6)
+        #expect(variables.arrayValue == nil)
+    }
+
     @Test func textIsCompactWithSortedKeys() throws {
         let value = try JSONValue(json: #"{"z": 1.0, "a": [1.5, -0, 1e21, "q\"\\\n\u0001é"], "m": {"k": null}}"#)
         #expect(value.description == #"{"a":[1.5,0,1e+21,"q\"\\\n\u0001é"],"m":{"k":null},"z":1}"#)

@@ -8,12 +8,16 @@ import Foundation
 /// string that holds `query Fake {` counts. At the top level, `query`, `mutation` or
 /// `subscription` starts an operation (its name follows, when it has one), a lone selection set
 /// `{ … }` is an anonymous query, and anything else (`fragment`, or a type system definition with a
-/// body) is skipped; a definition ends where its top-level `{ … }` closes.
+/// body) is skipped; a definition ends where its top-level `{ … }` closes. An operation whose
+/// definition reaches no `{ … }` (free text such as `subscription plans`) is noted as having no
+/// selection set: the grammar requires one.
 enum GraphQLDocument {
     /// One operation definition: its type and, unless it is anonymous, its name.
     struct Operation: Equatable, Sendable {
         var type: GraphQLOperation.OperationType
         var name: String?
+        /// Whether its definition has its selection set (`{ … }`), as every operation must.
+        var hasSelectionSet = true
     }
 
     /// A string that never ends, which makes the rest of the document unreadable.
@@ -64,6 +68,8 @@ enum GraphQLDocument {
         var operations: [Operation] = []
         var depth = 0
         var place = Place.between
+        // Whether the definition the scan is in is an operation that began with its keyword.
+        var inOperation = false
         var index = 0
         while let token = try next(in: bytes, at: &index) {
             guard depth == 0 else {
@@ -77,19 +83,25 @@ enum GraphQLDocument {
             switch (place, token) {
             case (.between, .name(let word)):
                 if let type = GraphQLOperation.OperationType(rawValue: word) {
-                    operations.append(Operation(type: type))
+                    operations.append(Operation(type: type, hasSelectionSet: false))
+                    inOperation = true
                     place = .afterKeyword
                 } else {
+                    inOperation = false
                     place = .inside
                 }
             case (.between, .open(let byte)):
+                inOperation = false
                 if byte == UInt8(ascii: "{") { operations.append(Operation(type: .query)) }
                 depth = 1
                 place = .inside
             case (.afterKeyword, .name(let name)):
                 operations[operations.count - 1].name = name
                 place = .inside
-            case (_, .open):
+            case (_, .open(let byte)):
+                // An operation's selection set: the only `{` at its top level (variables' defaults
+                // and directives' arguments are inside brackets of their own).
+                if inOperation, byte == UInt8(ascii: "{") { operations[operations.count - 1].hasSelectionSet = true }
                 depth = 1
                 place = .inside
             case (_, .close):

@@ -5,7 +5,8 @@ import Foundation
 /// what is wrong and how to fix it.
 public enum GraphQLFormatError: Error, Equatable, CustomStringConvertible, LocalizedError {
     /// The request is no GraphQL-over-HTTP request; says why (its method, a body that is not JSON, a
-    /// field of the wrong type, neither a document nor a persisted query's hash).
+    /// field of the wrong type, neither a document nor a persisted query's hash, a `query` that is no
+    /// document, such as free text with no selection set).
     case notGraphQL(String)
     /// The request's document does not name one operation; says why (none, several and no
     /// `operationName`, an `operationName` it does not define, a string that never ends).

@@ -9,6 +9,19 @@ struct GraphQLRequestReader {
     let request: URLRequest
     let body: Data
 
+    /// Why a request carries no operation, in the pieces the unmatched report words on its own;
+    /// ``GraphQLOperation/operations(in:body:)`` throws its ``error``.
+    struct Problem: Error {
+        /// The error, as a user gets it.
+        let error: GraphQLFormatError
+        /// Why, as a phrase about the request: `its body is not JSON`.
+        let reason: String
+        /// What to change in the client: `body`, `method`, `query items`, `document`, `request`.
+        let part: String
+        /// How, as a sentence: `Send at least one operation.`
+        let fix: String
+    }
+
     /// `POST https://api.example.com/graphql`, for messages.
     private var label: String {
         "\(RecordedRequest.method(of: request)) \(MockRegistry.shortened(request.url?.absoluteString ?? ""))"
@@ -18,11 +31,14 @@ struct GraphQLRequestReader {
         #if DEBUG
             Self.countRead(of: body)
         #endif
-        switch RecordedRequest.method(of: request).uppercased() {
+        let method = RecordedRequest.method(of: request)
+        switch method.uppercased() {
         case "GET": return [try operation(fields: try queryFields(), batchIndex: nil)]
         case "POST": break
         default:
-            throw notGraphQL("GraphQL over HTTP sends GET or POST", fix: "Send the operation with one of them.")
+            throw notGraphQL(
+                "GraphQL over HTTP sends GET or POST", fix: "Send the operation with one of them.", part: "method",
+                shown: "it is a \(method), and GraphQL over HTTP sends GET or POST")
         }
         switch try bodyJSON() {
         case .object(let fields):
@@ -48,8 +64,14 @@ struct GraphQLRequestReader {
     /// Whether a `Content-Type` could be `multipart/…`: a look at its first letters, before
     /// ``HeaderValue`` reads it whole (about 20,000 instructions, on every GraphQL request otherwise).
     private static func mayBeMultipart(_ contentType: String) -> Bool {
+        starts(contentType, with: "multipart")
+    }
+
+    /// Whether `contentType` starts with `prefix` (lowercase letters and `/`), past white space and
+    /// whatever the case of its letters.
+    private static func starts(_ contentType: String, with prefix: String) -> Bool {
         let letters = contentType.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        return letters.lazy.map { $0 | 0x20 }.starts(with: "multipart".utf8)
+        return letters.lazy.map { $0 | 0x20 }.starts(with: prefix.utf8)
     }
 
     /// The JSON body, or for an upload (`multipart/form-data`) its `operations` field.
@@ -69,8 +91,55 @@ struct GraphQLRequestReader {
         do {
             return try JSONValue(json: json)
         } catch {
+            // The real reason, for a request that meant GraphQL (only here, once the body failed).
+            if json == body, let contentType = request.value(forHTTPHeaderField: "Content-Type"),
+                Self.starts(contentType, with: "application/graphql"),
+                HeaderValue(contentType).lowercased == "application/graphql"
+            {
+                throw notGraphQL(
+                    "its body is a GraphQL document sent as application/graphql, which GraphQL over HTTP does "
+                        + "not define",
+                    fix: #"Send {"query": "…"} as application/json."#)
+            }
+            if Self.endsInsideJSON(json) {
+                throw notGraphQL(
+                    "its body is cut off: it ends after \(json.count) bytes, inside its JSON",
+                    fix: "Send the whole of it.")
+            }
             throw notGraphQL("its body is not JSON", fix: Self.shapeFix)
         }
+    }
+
+    /// Whether `data` starts as a JSON object or array and ends before it closes (inside a string, or
+    /// with brackets open): a body cut off.
+    private static func endsInsideJSON(_ data: Data) -> Bool {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var started = false
+        for byte in data {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case 0x20, 0x09, 0x0A, 0x0D: continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth < 0 { return false }
+            case UInt8(ascii: "\""): inString = true
+            default: if !started { return false }
+            }
+            started = true
+        }
+        return started && (depth > 0 || inString)
     }
 
     /// The fields a `GET` sends as query items: `query` and `operationName` as they are, `variables`
@@ -93,7 +162,8 @@ struct GraphQLRequestReader {
             guard let text = items[name] else { continue }
             guard let value = try? JSONValue(json: text) else {
                 throw notGraphQL(
-                    "its query item \(name) is not JSON", fix: #"Send it JSON-encoded: \#(name)={"id":7}."#)
+                    "its query item \(name) is not JSON", fix: #"Send it JSON-encoded: \#(name)={"id":7}."#,
+                    part: "query items")
             }
             fields[name] = value
         }
@@ -115,7 +185,7 @@ struct GraphQLRequestReader {
             case nil, .null?: return [:]
             case .object(let members)?: return members
             // A JSON-encoded object in a string, as some servers take it (Apollo Server does).
-            case .string(let text)?: if let members = (try? JSONValue(json: text))?.object { return members }
+            case .string(let text)?: if let members = (try? JSONValue(json: text))?.objectValue { return members }
             default: break
             }
             let kind = fields[name]?.kind ?? ""
@@ -126,7 +196,7 @@ struct GraphQLRequestReader {
         let extensions = try object("extensions")
         let variables = try object("variables")
         guard let document else {
-            guard extensions["persistedQuery"]?["sha256Hash"]?.string != nil else {
+            guard extensions["persistedQuery"]?["sha256Hash"]?.stringValue != nil else {
                 throw notGraphQL(
                     "\(subject) sends no query (the document) and no extensions.persistedQuery.sha256Hash (a "
                         + "persisted query's hash)",
@@ -143,6 +213,15 @@ struct GraphQLRequestReader {
                 document: nil, variables: variables, extensions: extensions, batchIndex: batchIndex)
         }
         let chosen = try pick(in: document, named: operationName)
+        // Free text in a field named `query` (a search's, say) is no document: an operation needs
+        // its selection set.
+        guard chosen.hasSelectionSet else {
+            throw notGraphQL(
+                "\(batchIndex == nil ? "its query" : "the query of \(subject)"), "
+                    + "\(JSONValue.string(MockRegistry.shortened(document))), is no GraphQL document: "
+                    + "\(chosen.type.rawValue) \(chosen.name ?? "(anonymous)") has no selection set ({ … })",
+                fix: "Send a document such as query GetUser { user { id } }.", part: "document")
+        }
         return GraphQLOperation(
             name: operationName ?? chosen.name, type: chosen.type, document: document, variables: variables,
             extensions: extensions, batchIndex: batchIndex)
@@ -156,7 +235,7 @@ struct GraphQLRequestReader {
         } catch let error as GraphQLDocument.UnterminatedString {
             throw unresolved(
                 "has \(error.block ? "a block string" : "a string") that never ends (from line \(error.line))",
-                fix: error.block ? "End it with \"\"\"." : "End it with \" on the same line.")
+                fix: error.block ? "End it with \"\"\"." : "End it with \" on the same line.", part: "document")
         }
         // Only for a failure's text: a request's lookup reads the document on every request.
         var defined: String {
@@ -167,7 +246,7 @@ struct GraphQLRequestReader {
                 throw unresolved(
                     "defines no operation named \"\(name)\""
                         + (operations.isEmpty ? " (it defines none)" : " (it defines \(defined))"),
-                    fix: "Send the operationName of an operation the document defines.")
+                    fix: "Send the operationName of an operation the document defines.", part: "request")
             }
             return operation
         }
@@ -175,20 +254,28 @@ struct GraphQLRequestReader {
             throw operations.isEmpty
                 ? unresolved(
                     "defines no operation (a query, mutation or subscription)",
-                    fix: "Send a document that defines one.")
+                    fix: "Send a document that defines one.", part: "document")
                 : unresolved(
                     "defines \(operations.count) operations (\(defined)) and the request names none",
-                    fix: "Send operationName to say which one to run.")
+                    fix: "Send operationName to say which one to run.", part: "request")
         }
         return operations[0]
     }
 
-    private func notGraphQL(_ reason: String, fix: String) -> GraphQLFormatError {
-        .notGraphQL("\(label) is no GraphQL request: \(reason). \(fix)")
+    /// A request that is no GraphQL request because of `reason`; `part` is what the client changes
+    /// (its body, or a `GET`'s query items, unless given), `shown` the reason as a report says it.
+    private func notGraphQL(_ reason: String, fix: String, part: String? = nil, shown: String? = nil) -> Problem {
+        let isGET = RecordedRequest.method(of: request).uppercased() == "GET"
+        return Problem(
+            error: .notGraphQL("\(label) is no GraphQL request: \(reason). \(fix)"), reason: shown ?? reason,
+            part: part ?? (isGET ? "query items" : "body"), fix: fix)
     }
 
-    private func unresolved(_ reason: String, fix: String) -> GraphQLFormatError {
-        .unresolvedOperation("the GraphQL document of \(label) \(reason). \(fix)")
+    /// A document that names no one operation because of `reason`; `part` is what the client changes.
+    private func unresolved(_ reason: String, fix: String, part: String) -> Problem {
+        Problem(
+            error: .unresolvedOperation("the GraphQL document of \(label) \(reason). \(fix)"),
+            reason: "its document \(reason)", part: part, fix: fix)
     }
 }
 

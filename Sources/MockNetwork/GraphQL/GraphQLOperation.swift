@@ -61,7 +61,7 @@ public struct GraphQLOperation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The hash of an automatic persisted query: `extensions.persistedQuery.sha256Hash`.
-    public var persistedQueryHash: String? { extensions["persistedQuery"]?["sha256Hash"]?.string }
+    public var persistedQueryHash: String? { extensions["persistedQuery"]?["sha256Hash"]?.stringValue }
 
     /// The operation as a message names it: `query GetUser {"id":7}`.
     public var description: String {
@@ -93,11 +93,16 @@ public struct GraphQLOperation: Sendable, Hashable, CustomStringConvertible {
     ///     way the client sent the body).
     /// - Throws: ``GraphQLFormatError/notGraphQL(_:)`` for a request that is no GraphQL-over-HTTP
     ///   request (another method, a body that is not JSON, a field of the wrong type, neither a
-    ///   document nor a persisted query's hash), ``GraphQLFormatError/unresolvedOperation(_:)`` for a
+    ///   document nor a persisted query's hash, a `query` that is no document: an operation with no
+    ///   selection set, `{ … }`), ``GraphQLFormatError/unresolvedOperation(_:)`` for a
     ///   document that does not name one operation (none, several and no `operationName`, or an
     ///   `operationName` it does not define), or ``MultipartFormatError`` for a malformed upload.
     public static func operations(in request: URLRequest, body: Data? = nil) throws -> [GraphQLOperation] {
-        try GraphQLRequestReader(request: request, body: body ?? request.httpBody ?? Data()).operations()
+        do {
+            return try GraphQLRequestReader(request: request, body: body ?? request.httpBody ?? Data()).operations()
+        } catch let problem as GraphQLRequestReader.Problem {
+            throw problem.error
+        }
     }
 
     /// The one operation `request` carries; `nil` for a request that is no GraphQL request, or

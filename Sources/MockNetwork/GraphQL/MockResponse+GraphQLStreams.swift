@@ -7,8 +7,9 @@ extension MockResponse {
     /// Apollo iOS expects it.
     public enum GraphQLIncrementalSpec: String, Sendable, Hashable, CaseIterable {
         /// `@defer` (`deferSpec=20220824`): each payload is a part as it is, the first
-        /// `{"data": …, "hasNext": true}`, the next ones `{"incremental": [{"data": …, "path": […]}],
-        /// "hasNext": …}`, the last with `"hasNext": false`.
+        /// `{"data": …, "hasNext": true}`, the next ones `{"incremental": [{"label": …, "data": …,
+        /// "path": […]}], "hasNext": …}`, the last with `"hasNext": false`. Apollo iOS finds a deferred
+        /// fragment by the `label` its `@defer` gives and the `path` to the field it is in.
         case deferred = "deferSpec=20220824"
         /// A subscription over multipart HTTP (`subscriptionSpec=1.0`): each payload is one result
         /// (`{"data": …}`), sent wrapped as `{"payload": …}`.
@@ -25,15 +26,17 @@ extension MockResponse {
     /// when its piece comes.
     ///
     /// ```swift
+    /// // query GetUser { user { id ... @defer(label: "UserBio") { bio } } }
     /// try .graphQLMultipart(
     ///     [#"{"data": {"user": {"id": "7"}}, "hasNext": true}"#,
-    ///      #"{"incremental": [{"data": {"bio": "…"}, "path": ["user"]}], "hasNext": false}"#],
+    ///      #"{"incremental": [{"label": "UserBio", "data": {"bio": "…"}, "path": ["user"]}], "hasNext": false}"#],
     ///     every: .milliseconds(50))
     /// ```
     ///
     /// - Throws: ``GraphQLFormatError/invalidAnswer(_:)`` for a payload that is no JSON object (or,
     ///   with ``GraphQLIncrementalSpec/deferred``, lacks `hasNext` or both `data` and `incremental`,
-    ///   which Apollo iOS rejects), or ``MockNetworkError/invalidStream(_:)`` for a negative `every`.
+    ///   or has an incremental item without its `label` or `path`, which Apollo iOS rejects), or
+    ///   ``MockNetworkError/invalidStream(_:)`` for a negative `every`.
     public static func graphQLMultipart(
         _ payloads: [String], spec: GraphQLIncrementalSpec = .deferred, every interval: Duration = .zero,
         status: Int = 200, headers: [String: String] = [:]
@@ -46,6 +49,9 @@ extension MockResponse {
                 throw GraphQLFormatError.invalidAnswer(
                     "payload \(index + 1) of the @defer answer has no \(missing), which Apollo iOS needs in each part. "
                         + #"Give {"data": …, "hasNext": true} first, then {"incremental": […], "hasNext": …}."#)
+            }
+            if spec == .deferred, let incremental = payload["incremental"] {
+                try checkIncremental(incremental, payload: index + 1)
             }
             let body: JSONValue = spec == .subscription ? ["payload": payload] : payload
             return MultipartPart(headers: ["content-type": "application/json"], body: Data(body.description.utf8))
@@ -76,6 +82,29 @@ extension MockResponse {
         }
         return try .events(
             next + [ServerSentEvent(event: "complete", data: "")], every: interval, status: status, headers: headers)
+    }
+
+    /// The `incremental` items of `@defer`'s payload `number`: each with the `label` of its `@defer`
+    /// and its `path`, which Apollo iOS 1.x reads to find the deferred fragment (else it delivers the
+    /// first result, then fails with `missingLabel` or `missingPath`).
+    private static func checkIncremental(_ incremental: JSONValue, payload number: Int) throws {
+        let fix =
+            #"Give each item the label of its @defer and the path where its data goes: {"label": "UserBio", "#
+            + #""data": {"bio": "Hi"}, "path": ["user"]}."#
+        guard let items = incremental.arrayValue else {
+            throw GraphQLFormatError.invalidAnswer(
+                "payload \(number) of the @defer answer has incremental as \(incremental.kind), not an array of "
+                    + "items. " + fix)
+        }
+        for (index, item) in items.enumerated() {
+            let missing =
+                item["label"]?.stringValue == nil ? "label" : item["path"]?.arrayValue == nil ? "path" : nil
+            guard let missing else { continue }
+            throw GraphQLFormatError.invalidAnswer(
+                "incremental item \(index + 1) of payload \(number) of the @defer answer has no \(missing), which "
+                    + "Apollo iOS needs to find its deferred fragment (it fails with "
+                    + "\(missing == "label" ? "missingLabel" : "missingPath")). " + fix)
+        }
     }
 
     /// Payload `number`, which must be a JSON object.

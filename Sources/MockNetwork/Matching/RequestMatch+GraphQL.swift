@@ -48,7 +48,8 @@ extension RequestMatch {
     /// endpoint outranks one at any URL, and a name outranks variables, which outrank a type.
     /// A batch (a JSON array of operations) matches none here: a handler answers one operation, and
     /// a batch no handler answers whole is answered operation by operation, each by the handler that
-    /// matches it alone. The checks after the fact (`requests(matching:)`, `expect(_:count:)`,
+    /// matches it alone (so is one a default would answer whole, when a handler of the test's
+    /// matches one of its operations). The checks after the fact (`requests(matching:)`, `expect(_:count:)`,
     /// `nextRequest(matching:)`) look inside: a batch is a request that matches when one of its
     /// operations does, and `expect` counts each operation that does.
     ///
@@ -125,7 +126,7 @@ extension RequestMatch {
             if let operation = reading.operation {
                 out += Self.differences(operation, rule)
             } else {
-                out.append("no GraphQL operation (\(reading.operationProblem ?? "not one operation"))")
+                out.append("no GraphQL operation" + (reading.operationProblem.map { ": " + $0 } ?? ""))
             }
         }
         for rule in parts {
@@ -244,9 +245,20 @@ final class BodyReading {
     /// The request's operations, as far as a rule has asked for them; `nil` when none has.
     private(set) var operationsRead: Result<[GraphQLOperation], any Error>?
 
+    /// Why the request carries no operation, in pieces, when this reading read it and found none.
+    private(set) var problem: GraphQLRequestReader.Problem?
+
     private var operations: Result<[GraphQLOperation], any Error> {
         if let operationsRead { return operationsRead }
-        let read = Result { try GraphQLOperation.operations(in: request, body: body) }
+        let read: Result<[GraphQLOperation], any Error>
+        do {
+            read = .success(try GraphQLRequestReader(request: request, body: body).operations())
+        } catch let problem as GraphQLRequestReader.Problem {
+            self.problem = problem
+            read = .failure(problem.error)
+        } catch {
+            read = .failure(error)
+        }
         operationsRead = read
         return read
     }
@@ -264,14 +276,18 @@ final class BodyReading {
         return list
     }
 
-    /// Why there is no ``operation``.
+    /// Why there is no ``operation``, as a phrase about the request (`its body is not JSON`); `nil`
+    /// when there is one.
     var operationProblem: String? {
         switch operations {
+        case .failure where problem != nil: return problem?.reason
+        // Read by an earlier lookup, which kept the error alone.
         case .failure(GraphQLFormatError.unresolvedOperation): return "its document names no one operation"
-        case .failure(GraphQLFormatError.notGraphQL): return "not a GraphQL request"
-        case .failure: return "a malformed body"
+        case .failure(GraphQLFormatError.notGraphQL): return "it is no GraphQL request"
+        case .failure(is MultipartFormatError): return "its multipart body is malformed"
+        case .failure: return "its body is malformed"
         case .success(let list) where list.count != 1 || list[0].batchIndex != nil:
-            return "a batch of \(list.count)"
+            return "it carries a batch of \(list.count)"
         case .success: return nil
         }
     }

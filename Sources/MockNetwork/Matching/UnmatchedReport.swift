@@ -18,6 +18,9 @@ extension MockRegistry.Core {
         // The body as GraphQL and part rules read it, once for every route the report asks.
         let reading = BodyReading(request.request, body: request.body)
         let operation = reading.operation
+        // Why a request that tried GraphQL carries no operation; `nil` for one that carries one, or a batch.
+        let problem = operation == nil ? reading.problem : nil
+        let meansGraphQL = problem != nil && Self.meansGraphQL(request)
         let carrying = operation.map { " (\(MockRegistry.shortened($0.description)))" } ?? ""
         let summary =
             archive.map {
@@ -31,8 +34,14 @@ extension MockRegistry.Core {
                 first.insert(route, at: first.firstIndex { $0.id > route.id } ?? first.count)
                 if first.count > 10 { first.removeLast() }
             }
-            // A GraphQL match fits any URL; it is near only a request that carries an operation.
-            let fitting = Self.urlFitting(request, in: state).filter { $0.match.graphQL == nil || operation != nil }
+            // A GraphQL match fits any URL; it is near a request that carries an operation, or one that
+            // tried to and failed, when sent to the match's endpoint or looking like GraphQL.
+            let fitting = Self.urlFitting(request, in: state).filter { route in
+                guard route.match.graphQL != nil, operation == nil else { return true }
+                guard problem != nil else { return false }
+                if case .url = route.match.target { return true }  // its endpoint (`at`), which fits
+                return meansGraphQL
+            }
             return (first, state.routes.count, fitting)
         }
         var lines = [summary + "."]
@@ -56,11 +65,15 @@ extension MockRegistry.Core {
             // the URL. Only the nearest one's differences are worked out.
             let nearest: Route?
             if !fitting.isEmpty {
-                // Fewest failing rules; a GraphQL match of another operation name is far.
+                // Fewest failing rules; a GraphQL match of another operation name is far, and for a
+                // request that tried GraphQL and failed, a GraphQL match is nearer than another as near.
                 func distance(_ route: Route) -> Int {
                     let why = route.match.ruleMismatches(request.request, body: request.body, reading: reading)
-                    let otherName = route.match.graphQL?.name.map { $0 != operation?.name } ?? false
-                    return why.count + (otherName ? 100 : 0)
+                    let otherName =
+                        operation.flatMap { operation in route.match.graphQL?.name.map { $0 != operation.name } }
+                        ?? false
+                    let readsNoOperation = problem != nil && route.match.graphQL == nil
+                    return 2 * why.count + (otherName ? 200 : 0) + (readsNoOperation ? 1 : 0)
                 }
                 nearest = fitting.min { distance($0) < distance($1) }
             } else {
@@ -99,6 +112,11 @@ extension MockRegistry.Core {
         }
         if let archive {
             lines.append("Fix: \(archive.fix) (or correct the URL the client builds).")
+        } else if !failedRules.isEmpty, nearOperation, let problem, let near {
+            lines.append(
+                "Fix: the request carries no GraphQL operation (\(problem.reason)), so the GraphQL handler registered "
+                    + "at \(near) cannot match it. Change the client's \(problem.part): "
+                    + problem.fix.prefix(1).lowercased() + problem.fix.dropFirst())
         } else if !failedRules.isEmpty, nearOperation, let near {
             lines.append(
                 "Fix: the request's operation does not fit the GraphQL handler registered at \(near) "
@@ -165,6 +183,15 @@ extension MockRegistry.Core {
             out.append(route)
         }
         return out
+    }
+
+    /// Whether a request that carries no operation meant to carry one: `graphql` in its path or its
+    /// `Content-Type`, as where GraphQL endpoints are and how some clients label the body. (A GraphQL
+    /// match at any URL fits every request, a REST one too: its fix is about the URL then.)
+    private static func meansGraphQL(_ request: RecordedRequest) -> Bool {
+        let contentType = request.request.value(forHTTPHeaderField: "Content-Type") ?? ""
+        return request.url.path.range(of: "graphql", options: .caseInsensitive) != nil
+            || contentType.range(of: "graphql", options: .caseInsensitive) != nil
     }
 
     private static func commonPrefix(_ a: [UInt8], _ b: String) -> Int {

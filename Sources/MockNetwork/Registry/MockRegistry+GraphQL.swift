@@ -12,7 +12,7 @@ extension MockRegistry {
     ///
     /// ```swift
     /// mocks.register(.graphQL("GetUser")) { request, operation in
-    ///     let id = operation.variables["id"]?.description ?? "?"
+    ///     let id = operation.variables["id"]?.stringValue ?? "?"
     ///     return try .graphQL(data: #"{"user": {"id": "\#(id)"}}"#, for: request)
     /// }
     /// ```

@@ -110,6 +110,17 @@ extension MockRegistry.Core {
                 }
                 return .unmatched
             case .route(let best):
+                // A batch a default would take whole, one of whose operations a handler of the test's
+                // matches: operation by operation, as with no default (`GraphQLBatches.swift`).
+                switch state.batchWay(outranking: best, recorded, reading: reading, inline: inline) {
+                case .userCode: return .userCode
+                case .byOperation:
+                    if let batch = batchResponder(for: recorded) {
+                        number = state.logRequest(recorded)
+                        return .deferred((batch, SourceLocation()))
+                    }
+                case .whole: break
+                }
                 route = best
             }
             number = state.logRequest(recorded)

@@ -4,27 +4,21 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A GraphQL batch (a JSON array of operations) that no handler answers whole: each operation is
-/// answered by the handler that matches it alone, and the answers are joined, in order, into a JSON
-/// array, as a server that takes batches answers.
+/// A GraphQL batch (a JSON array of operations) that no handler answers whole, or that a default
+/// (or an archive's entry) would answer whole while a handler of the test's matches one of its
+/// operations: each operation is answered by the handler that matches it alone, and the answers are
+/// joined, in order, into a JSON array, as a server that takes batches answers.
 extension MockRegistry.Core {
     /// The responder for `recorded` when it is a batch of GraphQL operations sent as JSON; `nil` for
     /// any other request. Reads the body; registry state is read only when it runs.
     func batchResponder(for recorded: RecordedRequest) -> Responder? {
-        let contentType = recorded.request.value(forHTTPHeaderField: "Content-Type") ?? ""
-        guard recorded.method.uppercased() == "POST", !HeaderValue(contentType).lowercased.hasPrefix("multipart/"),
-            case .array(let elements)? = try? JSONValue(json: recorded.body), !elements.isEmpty,
+        guard let operations = MockRegistry.operationRequests(of: recorded),
             (try? GraphQLOperation.operations(in: recorded.request, body: recorded.body)) != nil
         else { return nil }
-        let request = recorded.request
         return .async { [self] _ in
             var bodies: [String] = []
             var type: String?
-            for element in elements {
-                var single = request
-                let body = Data(element.description.utf8)
-                single.httpBody = body
-                single.setValue(nil, forHTTPHeaderField: "Content-Length")
+            for (single, body) in operations {
                 let (headers, data) = try await answerAlone(single, body: body)
                 type = type ?? headers.first { $0.key.caseInsensitiveCompare("Content-Type") == .orderedSame }?.value
                 bodies.append(String(decoding: data, as: UTF8.self))

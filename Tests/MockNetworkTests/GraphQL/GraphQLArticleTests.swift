@@ -136,10 +136,11 @@ final class GraphQLArticleTests: MockNetworkTestCase {
         XCTAssertEqual(try JSONValue(json: viewer), ["data": ["viewer": ["id": "7", "name": "Ada"]]])
 
         // Article: Over time
+        // query GetProfile { user { id ... @defer(label: "UserBio") { bio } } }
         let first = #"{"data": {"user": {"id": "7"}}, "hasNext": true}"#
         let rest =
-            #"{"incremental": [{"data": {"bio": "Hi"}, "path": ["user"]}],"#
-            + #" "hasNext": false}"#
+            #"{"incremental": [{"label": "UserBio", "data": {"bio": "Hi"},"#
+            + #" "path": ["user"]}], "hasNext": false}"#
         mocks.register(.graphQL("GetProfile")) { _, _ in
             try .graphQLMultipart([first, rest], every: .milliseconds(20))
         }
@@ -154,14 +155,14 @@ final class GraphQLArticleTests: MockNetworkTestCase {
         }
         // (end of snippet)
         let (profile, profileResponse) = try await session.data(
-            for: post("query GetProfile { user { id ... @defer { bio } } }"))
+            for: post(#"query GetProfile { user { id ... @defer(label: \"UserBio\") { bio } } }"#))
         XCTAssertEqual(
             contentType(profileResponse), #"multipart/mixed; boundary="graphql"; deferSpec=20220824"#)
         XCTAssertEqual(
             try parts(profile, profileResponse),
             [
                 #"{"data":{"user":{"id":"7"}},"hasNext":true}"#,
-                #"{"hasNext":false,"incremental":[{"data":{"bio":"Hi"},"path":["user"]}]}"#,
+                #"{"hasNext":false,"incremental":[{"data":{"bio":"Hi"},"label":"UserBio","path":["user"]}]}"#,
             ])
         let (messages, messagesResponse) = try await session.data(for: post("subscription OnMessage { message }"))
         XCTAssertEqual(

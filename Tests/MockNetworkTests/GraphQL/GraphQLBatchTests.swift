@@ -46,6 +46,34 @@ import Testing
         #expect(String(decoding: data, as: UTF8.self) == "[]")
     }
 
+    /// A default for the endpoint (`registerDefaults`, ranked below the test's handlers) answers only
+    /// the operations of a batch that no handler of the test matches: the batch goes operation by
+    /// operation, as it does with no default, and the default answers it whole only when no handler
+    /// of the test matches any of its operations.
+    @Test func aDefaultAnswersOnlyTheOperationsNoHandlerOfTheTestMatches() async throws {
+        try mocks.registerDefaults { mocks in
+            mocks.register(
+                GraphQLRequests.endpoint.absoluteString, method: "POST",
+                answer: try .graphQL(data: #"{"default": true}"#))
+        }
+        let users = mocks.register(.graphQL("GetUser"), answer: try .graphQL(data: #"{"user": {"id": "7"}}"#))
+        let getUser = #"{"query":"query GetUser($id: ID!) { user(id: $id) { id } }","variables":{"id":"7"}}"#
+        let addUser = #"{"query":"mutation AddUser { addUser { id } }"}"#
+
+        let (twice, _) = try await mocks.session.data(for: GraphQLRequests.post("[\(getUser),\(getUser)]"))
+        #expect(
+            String(decoding: twice, as: UTF8.self)
+                == #"[{"data":{"user": {"id": "7"}}},{"data":{"user": {"id": "7"}}}]"#)
+        #expect(users.callCount == 2)
+        let (mixed, _) = try await mocks.session.data(for: GraphQLRequests.post("[\(getUser),\(addUser)]"))
+        #expect(
+            String(decoding: mixed, as: UTF8.self) == #"[{"data":{"user": {"id": "7"}}},{"data":{"default": true}}]"#)
+        #expect(users.callCount == 3)
+        let (none, _) = try await mocks.session.data(for: GraphQLRequests.post("[\(addUser),\(addUser)]"))
+        #expect(String(decoding: none, as: UTF8.self) == #"{"data":{"default": true}}"#)
+        #expect(mocks.failures.isEmpty)
+    }
+
     @Test func anOperationNoHandlerAnswersFailsTheBatchWithItsReport() async throws {
         mocks.register(.graphQL("GetUser"), answer: try .graphQL(data: "{}"))
 

@@ -71,6 +71,27 @@ import Testing
         #expect(try nameAndType("\tsubscription\r\nS\r\n{ a }") == "subscription S")
     }
 
+    /// An operation needs its selection set: free text that starts with a keyword, or a document cut
+    /// off before its `{`, is no document (a `{` in a variable's default or a directive's argument
+    /// is no selection set).
+    @Test func anOperationWithNoSelectionSetIsNoDocument() throws {
+        for document in [
+            "subscription plans", "query GetUser($id: ID!)", "query Q($f: F = {a: 1}) @d(x: {b: 2})", "mutation",
+        ] {
+            #expect(throws: GraphQLFormatError.self) { try operation(document) }
+            #expect((try? operation(document)) == nil, "\(document)")
+        }
+        #expect(try nameAndType("query Q($f: F = {a: 1}) @d(x: {b: 2}) { a }") == "query Q")
+        #expect(try nameAndType("subscription plans { a }") == "subscription plans")
+        let batch = GraphQLRequests.post(#"[{"query":"{ a }"},{"query":"query on sale"}]"#)
+        #expect(
+            throws: GraphQLFormatError.notGraphQL(
+                "POST https://api.example.com/graphql is no GraphQL request: the query of operation 2 of its "
+                    + #"batch, "query on sale", is no GraphQL document: query on has no selection set ({ … }). "#
+                    + "Send a document such as query GetUser { user { id } }.")
+        ) { try GraphQLOperation.operations(in: batch) }
+    }
+
     @Test func operationNamePicksOneOfSeveral() throws {
         let document = "query A { a } mutation B { b } subscription C { c }"
         #expect(try nameAndType(document, named: "B") == "mutation B")

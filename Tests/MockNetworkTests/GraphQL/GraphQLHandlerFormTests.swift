@@ -50,6 +50,52 @@ final class GraphQLHandlerFormTests: MockNetworkTestCase {
         XCTAssertEqual(eight, #"{"data":{"type": "query"}}"#)
     }
 
+    /// The spelling the GraphQL article gives for a file that imports Apollo iOS, whose `ApolloAPI`
+    /// has a `GraphQLOperation` of its own.
+    func testTheModuleQualifiedNameOfTheOperationPicksItsForm() async throws {
+        register(.graphQL("GetUser", variables: ["id": 7])) { (_, operation: MockNetwork.GraphQLOperation) in
+            try .text("\(type(of: operation)) \(operation.variables["id"]?.intValue ?? 0)")
+        }
+
+        let body = try await answer(getUser(7), on: session)
+        XCTAssertEqual(body, "GraphQLOperation 7")
+    }
+
+    /// The example in the doc comment of `register(_:…)` with a `(request, operation)` handler, as
+    /// written there (a test below checks, line for line), answers `GetUser` as Apollo iOS sends it:
+    /// its `ID!` variable a string.
+    func testTheDocCommentsExampleAnswersApollosStringID() async throws {
+        // Doc comment: MockRegistry.register(_:expectedCalls:…:_:) with (request, operation)
+        mocks.register(.graphQL("GetUser")) { request, operation in
+            let id = operation.variables["id"]?.stringValue ?? "?"
+            return try .graphQL(data: #"{"user": {"id": "\#(id)"}}"#, for: request)
+        }
+        // (end of snippet)
+        let apollo = GraphQLRequests.apollo(
+            name: "GetUser", type: "query", operationID: GraphQLRequests.getUserHash,
+            body: #"{"operationName":"GetUser","query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":"7"}}"#)
+
+        let body = try await answer(apollo, on: session)
+        XCTAssertEqual(body, #"{"data":{"user": {"id": "7"}}}"#)
+    }
+
+    /// The doc comment's example is the code of the test above.
+    func testTheDocCommentsExampleIsTheCodeOfATestHere() throws {
+        let here = URL(fileURLWithPath: #filePath)
+        let source = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/MockNetwork/Registry")
+            .appendingPathComponent("MockRegistry+GraphQL.swift")
+        let comment = try String(contentsOf: source, encoding: .utf8).components(separatedBy: "/// ```swift\n")[1]
+            .components(separatedBy: "/// ```")[0]
+        let trimmed = { (text: String) in
+            text.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .map { $0.hasPrefix("///") ? String($0.dropFirst(3)).trimmingCharacters(in: .whitespaces) : $0 }
+                .filter { !$0.isEmpty }.joined(separator: "\n")
+        }
+        let test = try String(contentsOf: here, encoding: .utf8)
+        XCTAssertTrue(trimmed(test).contains(trimmed(comment)), "not in a test here:\n\(comment)")
+    }
+
     /// `{ request, _ in … }` on a GraphQL match compiles as the `(request, parameters)` form (the
     /// operation's form is disfavored so that a template's `{ request, _ in … }` keeps its
     /// parameters); for a GraphQL match, which captures no parameters, it answers the same.

@@ -131,6 +131,27 @@ import Testing
         #expect(mocks.failures.isEmpty)
     }
 
+    /// A search's free text in a field named `query` is no GraphQL document (an operation needs a
+    /// selection set, `{ … }`): an any-URL GraphQL handler does not take the request, the URL's own
+    /// handler does.
+    @Test func freeTextInAQueryFieldIsNoOperation() async throws {
+        mocks.register(.graphQL(type: .subscription), answer: try .text("a subscription"))
+        mocks.register(.url("https://api.example.com/search").method("POST"), answer: try .text("search results"))
+        var search = GraphQLRequests.post(#"{"query": "subscription plans", "hitsPerPage": 20}"#)
+        search.url = URL(string: "https://api.example.com/search")
+
+        let answered = try await answer(search)
+        #expect(answered == "search results")
+        #expect(GraphQLOperation(search) == nil)
+        #expect(
+            throws: GraphQLFormatError.notGraphQL(
+                "POST https://api.example.com/search is no GraphQL request: its query, \"subscription plans\", "
+                    + "is no GraphQL document: subscription plans has no selection set ({ … }). Send a document "
+                    + "such as query GetUser { user { id } }.")
+        ) { try GraphQLOperation.operations(in: search) }
+        #expect(mocks.failures.isEmpty)
+    }
+
     @Test func theMatchReadsAsItIsWritten() {
         #expect(RequestMatch.graphQL("GetUser", type: .query).description == "GraphQL query GetUser")
         #expect(

@@ -33,7 +33,7 @@ import Testing
         @Test func aSynchronousHandlerGetsTheOperationTheLookupRead() async throws {
             let id = UUID().uuidString
             mocks.register(.graphQL("GetUser")) { _, operation in
-                try .text("\(operation.name ?? "") \(operation.variables["id"]?.string ?? "")")
+                try .text("\(operation.name ?? "") \(operation.variables["id"]?.stringValue ?? "")")
             }
 
             let (answer, reads) = try await answerAndReads(id: id)
@@ -44,7 +44,7 @@ import Testing
         @Test func anAsyncHandlerGetsTheOperationTheLookupRead() async throws {
             let id = UUID().uuidString
             mocks.register(.graphQL("GetUser", type: .query)) { _, operation async throws in
-                try .text("\(operation.type?.rawValue ?? "") \(operation.variables["id"]?.string ?? "")")
+                try .text("\(operation.type?.rawValue ?? "") \(operation.variables["id"]?.stringValue ?? "")")
             }
 
             let (answer, reads) = try await answerAndReads(id: id)
@@ -57,7 +57,7 @@ import Testing
         @Test func aLookupMadeAgainForAPredicateReadsNoMore() async throws {
             let id = UUID().uuidString
             mocks.register(.graphQL("GetUser").when { $0.httpMethod == "POST" }) { _, operation in
-                try .text(operation.variables["id"]?.string ?? "")
+                try .text(operation.variables["id"]?.stringValue ?? "")
             }
 
             let (answer, reads) = try await answerAndReads(id: id)
@@ -69,7 +69,7 @@ import Testing
         @Test func aHandlerWhoseMatchReadsNoOperationReadsItOnce() async throws {
             let id = UUID().uuidString
             mocks.register(.url(GraphQLRequests.endpoint.absoluteString)) { (_, operation: GraphQLOperation) in
-                try .text(operation.variables["id"]?.string ?? "")
+                try .text(operation.variables["id"]?.stringValue ?? "")
             }
 
             let (answer, reads) = try await answerAndReads(id: id)

@@ -101,6 +101,91 @@ import Testing
                 """)
     }
 
+    /// A body a GraphQL handler's endpoint gets that carries no operation, and what the report says
+    /// of it: why there is none, and what to change in the client.
+    enum BrokenBody: String, CaseIterable, Sendable {
+        case cutOff, noDocument, applicationGraphQL, severalOperationsUnnamed
+
+        var request: URLRequest {
+            switch self {
+            case .cutOff:
+                GraphQLRequests.post(#"{"query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":"7""#)
+            case .noDocument:
+                GraphQLRequests.post(#"{"hello":"world"}"#)
+            case .applicationGraphQL:
+                GraphQLRequests.post(
+                    GraphQLRequests.getUserDocument, headers: ["Content-Type": "application/graphql"])
+            case .severalOperationsUnnamed:
+                GraphQLRequests.post(#"{"query":"query GetUser { user { id } } query GetPosts { posts { id } }"}"#)
+            }
+        }
+
+        /// Why the request carries no operation.
+        var reason: String {
+            switch self {
+            case .cutOff: "its body is cut off: it ends after 97 bytes, inside its JSON"
+            case .noDocument:
+                "it sends no query (the document) and no extensions.persistedQuery.sha256Hash (a persisted "
+                    + "query's hash)"
+            case .applicationGraphQL:
+                "its body is a GraphQL document sent as application/graphql, which GraphQL over HTTP does not "
+                    + "define"
+            case .severalOperationsUnnamed:
+                "its document defines 2 operations (query GetUser, query GetPosts) and the request names none"
+            }
+        }
+
+        /// What to change in the client.
+        var change: String {
+            switch self {
+            case .cutOff: "Change the client's body: send the whole of it."
+            case .noDocument: "Change the client's body: send one of them."
+            case .applicationGraphQL:
+                #"Change the client's body: send {"query": "…"} as application/json."#
+            case .severalOperationsUnnamed: "Change the client's request: send operationName to say which one to run."
+            }
+        }
+    }
+
+    @Test(arguments: BrokenBody.allCases, [false, true])
+    func aBrokenBodyIsReportedWithWhyItCarriesNoOperation(_ body: BrokenBody, atTheEndpoint: Bool) async throws {
+        let match = RequestMatch.graphQL("GetUser")
+        let line = #line + 1
+        mocks.register(atTheEndpoint ? match.at(GraphQLRequests.endpoint) : match, answer: try .status(200))
+
+        let message = await failure(body.request)
+        let shown = "GraphQL operation GetUser" + (atTheEndpoint ? " at \(GraphQLRequests.endpoint)" : "")
+        #expect(
+            message.split(separator: "\n").map(String.init) == [
+                "MockNetwork: no handler for POST https://api.example.com/graphql.",
+                "Nearest: \(shown) (no GraphQL operation: \(body.reason))",
+                "Registered (1):",
+                "  \(shown)",
+                "Fix: the request carries no GraphQL operation (\(body.reason)), so the GraphQL handler "
+                    + "registered at \(#fileID):\(line) cannot match it. \(body.change)",
+            ])
+    }
+
+    /// A handler of the endpoint's URL that fails as many rules is not nearer than the GraphQL one.
+    @Test func aBrokenBodyIsNearerTheGraphQLHandlerThanAnotherAtItsURL() async throws {
+        mocks.register(.url(GraphQLRequests.endpoint).method("GET"), answer: try .status(200))
+        mocks.register(.graphQL("GetUser"), answer: try .status(200))
+
+        let message = await failure(BrokenBody.noDocument.request)
+        #expect(
+            message.split(separator: "\n")[1]
+                == "Nearest: GraphQL operation GetUser (no GraphQL operation: \(BrokenBody.noDocument.reason))")
+    }
+
+    /// A request that does not try GraphQL (no `graphql` in its path or `Content-Type`) is told about
+    /// its URL, even when the nearest handler is a GraphQL one at any URL.
+    @Test func aRequestThatIsNoGraphQLIsToldAboutItsURL() async throws {
+        mocks.register(.graphQL("GetUser"), answer: try .status(200))
+
+        let message = await failure(URLRequest(url: URL(string: "https://api.example.com/items")!))
+        #expect(message.split(separator: "\n").last?.hasPrefix("Fix: register a handler for this URL") == true)
+    }
+
     @Test func checksAfterTheFactTakeGraphQLMatches() async throws {
         mocks.register(.graphQL(type: .query), answer: try .status(200))
         _ = try await mocks.session.data(for: getUser("7"))

@@ -43,6 +43,24 @@ import Testing
                 + "extensions.persistedQuery.sha256Hash (a persisted query's hash). Send one of them.")
     }
 
+    /// Two bodies a client that meant GraphQL sends: one cut off, and a document sent as
+    /// `application/graphql` (which GraphQL over HTTP does not define).
+    @Test func aCutOffBodyAndAnApplicationGraphQLDocumentSayWhatTheyAre() {
+        #expect(
+            message(body: #"{"query":"{ a }","variables":{"id":"7"#)
+                == prefix + "its body is cut off: it ends after 37 bytes, inside its JSON. Send the whole of it.")
+        #expect(
+            message(body: #"[{"query":"{ a }"},"#)
+                == prefix + "its body is cut off: it ends after 19 bytes, inside its JSON. Send the whole of it.")
+        #expect(message(body: #"{"query":"{ a }"}}"#) == prefix + "its body is not JSON. " + shapeFix)
+        let document = GraphQLRequests.post(
+            "query { a }", headers: ["Content-Type": "application/graphql; charset=utf-8"])
+        #expect(
+            message(document)
+                == prefix + "its body is a GraphQL document sent as application/graphql, which GraphQL over HTTP "
+                + #"does not define. Send {"query": "…"} as application/json."#)
+    }
+
     @Test func fieldsOfTheWrongType() {
         #expect(message(body: #"{"query":7}"#) == prefix + "it sends query as a number, not a string. " + shapeFix)
         #expect(

@@ -12,7 +12,7 @@ import XCTest
 @Suite struct GraphQLStreamTests {
     private let deferred = [
         #"{"data": {"user": {"id": "7"}}, "hasNext": true}"#,
-        #"{"incremental": [{"data": {"bio": "Hi"}, "path": ["user"]}], "hasNext": false}"#,
+        #"{"incremental": [{"label": "UserBio", "data": {"bio": "Hi"}, "path": ["user"]}], "hasNext": false}"#,
     ]
 
     private func text(_ response: MockResponse) -> String { String(decoding: response.body, as: UTF8.self) }
@@ -25,7 +25,7 @@ import XCTest
                 == "\r\n--graphql\r\ncontent-type: application/json\r\n\r\n"
                 + #"{"data":{"user":{"id":"7"}},"hasNext":true}"#
                 + "\r\n--graphql\r\ncontent-type: application/json\r\n\r\n"
-                + #"{"hasNext":false,"incremental":[{"data":{"bio":"Hi"},"path":["user"]}]}"#
+                + #"{"hasNext":false,"incremental":[{"data":{"bio":"Hi"},"label":"UserBio","path":["user"]}]}"#
                 + "\r\n--graphql--\r\n")
         let parts = try MultipartPart.parts(in: response.body, contentType: response.headers["Content-Type"]!)
         #expect(parts.map(\.contentType) == ["application/json", "application/json"])
@@ -81,6 +81,43 @@ import XCTest
         #expect(throws: MockNetworkError.self) { try MockResponse.graphQLMultipart(deferred, every: .seconds(-1)) }
     }
 
+    /// Apollo iOS 1.x reads an incremental item's `label` (its `@defer`'s) and `path` to find the
+    /// deferred fragment, and fails with `missingLabel` or `missingPath` without them: the check
+    /// catches an item without either, before a client gets the first result and then fails.
+    @Test func anIncrementalItemWithoutItsLabelOrPathIsAClearError() {
+        let fix =
+            #"Give each item the label of its @defer and the path where its data goes: {"label": "UserBio", "#
+            + #""data": {"bio": "Hi"}, "path": ["user"]}."#
+        #expect(
+            throws: GraphQLFormatError.invalidAnswer(
+                "incremental item 1 of payload 2 of the @defer answer has no label, which Apollo iOS needs to find "
+                    + "its deferred fragment (it fails with missingLabel). " + fix)
+        ) {
+            try MockResponse.graphQLMultipart([
+                deferred[0], #"{"incremental": [{"data": {"bio": "Hi"}, "path": ["user"]}], "hasNext": false}"#,
+            ])
+        }
+        #expect(
+            throws: GraphQLFormatError.invalidAnswer(
+                "incremental item 2 of payload 2 of the @defer answer has no path, which Apollo iOS needs to find "
+                    + "its deferred fragment (it fails with missingPath). " + fix)
+        ) {
+            try MockResponse.graphQLMultipart([
+                deferred[0],
+                #"{"incremental": [{"label": "A", "data": {}, "path": []}, {"label": "B", "data": {}}], "#
+                    + #""hasNext": false}"#,
+            ])
+        }
+        #expect(
+            throws: GraphQLFormatError.invalidAnswer(
+                "payload 2 of the @defer answer has incremental as an object, not an array of items. " + fix)
+        ) {
+            try MockResponse.graphQLMultipart([
+                deferred[0], #"{"incremental": {"label": "A", "data": {}, "path": []}, "hasNext": false}"#,
+            ])
+        }
+    }
+
     /// GraphQL over SSE, distinct connections mode: `next` events, then `complete` with an empty `data:`.
     @Test func serverSentEvents() throws {
         let response = try MockResponse.graphQLEvents(
@@ -106,8 +143,8 @@ final class GraphQLStreamDeliveryTests: XCTestCase {
             try .graphQLMultipart(
                 [
                     #"{"data": {"a": 1}, "hasNext": true}"#,
-                    #"{"incremental": [{"data": {"b": 2}, "path": []}], "hasNext": true}"#,
-                    #"{"incremental": [{"data": {"c": 3}, "path": []}], "hasNext": false}"#,
+                    #"{"incremental": [{"label": "B", "data": {"b": 2}, "path": []}], "hasNext": true}"#,
+                    #"{"incremental": [{"label": "C", "data": {"c": 3}, "path": []}], "hasNext": false}"#,
                 ], every: .milliseconds(20))
         }
         let recorder = EventRecorder()
