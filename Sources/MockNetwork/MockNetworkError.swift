@@ -32,8 +32,8 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
     case archiveInBundle(path: String)
     /// A streamed body, server-sent event or pacing that cannot be sent as given; says why.
     case invalidStream(String)
-    /// No request came that a test waited for (``MockRegistry/nextRequest(matching:timeout:)``,
-    /// ``RequestGate/arrived(timeout:)``); says what was awaited, what was registered and what was seen.
+    /// No request came that a test waited for (``MockRegistry/nextRequest(matching:timeout:)-(_,Duration)``,
+    /// ``RequestGate/arrived(timeout:)-(Duration)``); says what was awaited, what was registered and what was seen.
     case requestNotSeen(String)
     /// A recorded request's body that does not decode as asked (``RecordedRequest/json(_:decoder:)``).
     case undecodableBody(String)

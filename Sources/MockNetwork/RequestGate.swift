@@ -28,7 +28,7 @@ public final class RequestGate: Sendable {
     private struct State {
         /// Every request that reached the gate, oldest first.
         var arrivals: [RecordedRequest] = []
-        /// How many of them ``arrived(timeout:)`` has returned.
+        /// How many of them `arrived(timeout:)` has returned.
         var returned = 0
         var arrivalWaiters: [Int: CheckedContinuation<RecordedRequest, any Error>] = [:]
         var held: [Int: Held] = [:]
@@ -165,7 +165,7 @@ public final class RequestGate: Sendable {
 extension MockRegistry {
     /// Holds every request for `url` (and `method`, when given) until the test calls
     /// ``RequestGate/release(with:)``: nothing is answered before, so the test can check a loading
-    /// state, or the order of events, without a sleep. ``RequestGate/arrived(timeout:)`` waits until
+    /// state, or the order of events, without a sleep. ``RequestGate/arrived(timeout:)-(Duration)`` waits until
     /// a request got there.
     @discardableResult
     public func hold(

@@ -85,7 +85,7 @@ extension MockRegistry {
         }
     }
 
-    /// Whether a ``nextRequest(matching:timeout:)`` call is waiting now (for MockNetwork's tests).
+    /// Whether a `nextRequest(matching:timeout:)` call is waiting now (for MockNetwork's tests).
     package var hasRequestWaiters: Bool {
         state.withLock { !$0.logWaiters.isEmpty }
     }
