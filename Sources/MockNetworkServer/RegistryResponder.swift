@@ -44,6 +44,10 @@ final class RegistryResponder: HTTPResponder {
     private let secret: String
     /// The server's own origin, for requests when no origin is given (known once it listens).
     private let ownOrigin = Locked<ServedOrigin?>(nil)
+    /// The targets of redirects to an origin other than the first, moved to the server's own address,
+    /// oldest first: a client that follows one sends `Host` the server's address, which alone names
+    /// the first origin, so the target (path and query) says which origin it meant. Used once each.
+    private let redirectedTargets = Locked<[(target: String, origin: ServedOrigin)]>([])
     /// The requests being answered, by a number of the responder's, to cut short when it stops.
     private let open = Locked<(next: Int, exchanges: [Int: ServedExchange])>((0, [:]))
 
@@ -170,6 +174,13 @@ final class RegistryResponder: HTTPResponder {
                 guard lowered.hasPrefix(prefix) else { continue }
                 let rest = field.value.dropFirst(prefix.count)
                 guard rest.isEmpty || rest.first == "/" || rest.first == "?" || rest.first == "#" else { continue }
+                if origin.prefix != origins.first?.prefix {
+                    let target = Self.pathAndQuery(of: own.prefix + rest.prefix { $0 != "#" })
+                    redirectedTargets.withLock { targets in
+                        if targets.count >= 64 { targets.removeFirst() }
+                        targets.append((target.isEmpty ? "/" : target, origin))
+                    }
+                }
                 return (field.name, own.prefix + rest)
             }
             return field
@@ -181,8 +192,8 @@ final class RegistryResponder: HTTPResponder {
     func urlRequest(for request: HTTPServerRequest) -> URLRequest? {
         let host = request.headers["Host"]?.lowercased()
         guard
-            let origin = origins.first(where: { host.map($0.hostValues.contains) ?? false }) ?? origins.first
-                ?? ownOrigin.withLock({ $0 }),
+            let origin = origins.first(where: { host.map($0.hostValues.contains) ?? false })
+                ?? redirectedOrigin(of: request.target) ?? origins.first ?? ownOrigin.withLock({ $0 }),
             let url = URL(string: origin.prefix + Self.pathAndQuery(of: request.target))
         else { return nil }
         var urlRequest = URLRequest(url: url)
@@ -192,6 +203,15 @@ final class RegistryResponder: HTTPResponder {
         }
         if !request.body.isEmpty { urlRequest.httpBody = request.body }
         return urlRequest
+    }
+
+    /// The origin a redirect this server moved to its own address meant for `target`, taken once.
+    private func redirectedOrigin(of target: String) -> ServedOrigin? {
+        let target = Self.pathAndQuery(of: target)
+        return redirectedTargets.withLock { targets in
+            guard let index = targets.firstIndex(where: { $0.target == target }) else { return nil }
+            return targets.remove(at: index).origin
+        }
     }
 
     /// The path and query of a request target: as it is in origin form (`/users?page=2`), from the

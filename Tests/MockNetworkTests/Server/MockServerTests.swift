@@ -206,6 +206,29 @@ final class MockServerTests: XCTestCase {
         XCTAssertEqual(mocks.requests.map(\.method), ["HEAD", "GET", "GET"])
     }
 
+    /// Served as two origins, a redirect from the first to the second comes back to the second's
+    /// handlers: the client follows it to the server's address (whose `Host` alone names the first),
+    /// and the server remembers which origin that target meant. Before, it was answered as
+    /// `api.example.com/img/1.png` (404).
+    func testARedirectToTheSecondOriginComesBackToItsHandlers() async throws {
+        let mocks = MockRegistry()
+        mocks.register("https://api.example.com/avatar") { _ in try .redirect(to: "https://cdn.example.com/img/1.png") }
+        mocks.register("https://cdn.example.com/img/1.png") { _ in try .text("png") }
+        let server = try MockServer(serving: mocks, as: ["https://api.example.com", "https://cdn.example.com"])
+        defer { server.stop() }
+        try await withWatchdog(20) {
+            let session = URLSession(configuration: .ephemeral)
+            defer { session.finishTasksAndInvalidate() }
+            let (data, response) = try await session.data(from: server.url("/avatar"))
+            XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)
+            XCTAssertEqual(String(decoding: data, as: UTF8.self), "png")
+        }
+        XCTAssertEqual(
+            mocks.requests.map(\.url.absoluteString),
+            ["https://api.example.com/avatar", "https://cdn.example.com/img/1.png"])
+        XCTAssertEqual(mocks.takeFailures(), [])
+    }
+
     /// A redirect to an origin the server answers as comes back to the server, so a client that
     /// follows it reaches the same handlers, never the real service; other locations go out as they are.
     func testARedirectOnAServedOriginIsFollowedBackToTheServer() async throws {
