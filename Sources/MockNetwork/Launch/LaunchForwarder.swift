@@ -17,18 +17,25 @@ import Foundation
 /// path to the network reads an answer in one piece, so a body over time (`.streamed`, `.events`)
 /// reaches the app at its end, not piece by piece.
 final class LaunchForwarder: Sendable {
+    /// What sends a forwarded request to the server and gives back its answer, or throws the error
+    /// the forwarding request failed with, as Foundation gave it.
+    typealias Transport = @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+
     /// `http://127.0.0.1:<port>`, without a trailing `/`.
     let server: String
     /// The same, as a URL.
     private let serverURL: URL
     private let secret: String
+    /// The forwarding session, or in MockNetwork's tests one that fails as a platform would (an App
+    /// Transport Security refusal, which Linux never makes).
+    private let transport: Transport
 
     /// A forwarder to the server `value` names, with `secret`.
     ///
     /// - Throws: ``MockLaunchError/invalidServer(_:reason:)`` for anything but an `http` URL on
     ///   127.0.0.1 with a port (a launch environment may not send the app's requests, their
     ///   `Authorization` fields included, to another machine), or no secret.
-    init(server value: String, secret: String?) throws {
+    init(server value: String, secret: String?, transport: @escaping Transport = LaunchForwarder.load) throws {
         guard let url = URL(string: value), url.scheme == "http", url.host == "127.0.0.1", url.port != nil,
             url.path.isEmpty || url.path == "/", url.query == nil
         else {
@@ -42,6 +49,7 @@ final class LaunchForwarder: Sendable {
         server = value.hasSuffix("/") ? String(value.dropLast()) : value
         serverURL = url
         self.secret = secret
+        self.transport = transport
     }
 
     /// Registers the forwarding on `registry`, as a default: any handler registered otherwise (a
@@ -58,7 +66,12 @@ final class LaunchForwarder: Sendable {
     /// the answer on `original`'s URL, or the error the test's handler failed with.
     func forward(_ original: URLRequest) async throws -> MockRegistry.Reply {
         let request = forwarded(original)
-        let (data, response) = try await Self.load(request)
+        let (data, response): (Data, HTTPURLResponse)
+        do {
+            (data, response) = try await transport(request)
+        } catch {
+            throw Self.unreachable(error, server, request.httpMethod ?? "GET", original.url?.absoluteString ?? "")
+        }
         if let failure = response.value(forHTTPHeaderField: ForwardingFields.failure) {
             throw error(failure, body: data, original)
         }
@@ -139,10 +152,7 @@ final class LaunchForwarder: Sendable {
     }
 
     /// Loads `request` on the forwarding session; a cancel of the calling task cancels it.
-    private static func load(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let server = request.url.map { "\($0.scheme ?? "http")://\($0.host ?? ""):\($0.port ?? 80)" } ?? ""
-        let original = request.value(forHTTPHeaderField: ForwardingFields.url) ?? ""
-        let method = request.httpMethod ?? "GET"
+    @Sendable static func load(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let state = Locked<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -150,8 +160,7 @@ final class LaunchForwarder: Sendable {
                     if let response = response as? HTTPURLResponse {
                         continuation.resume(returning: (data ?? Data(), response))
                     } else {
-                        continuation.resume(
-                            throwing: unreachable(error ?? URLError(.badServerResponse), server, method, original))
+                        continuation.resume(throwing: error ?? URLError(.badServerResponse))
                     }
                 }
                 let cancelled = state.withLock { state in
