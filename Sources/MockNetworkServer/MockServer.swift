@@ -76,16 +76,22 @@ public final class MockServer: Sendable, StopsWithTest {
     ///     none for the server's own ``url``.
     ///   - limits: what the server takes from its clients (header and body size, connections, idle time).
     /// - Throws: ``InvalidOrigin``, or the error of a socket that could not listen.
-    public init(
+    public convenience init(
         serving registry: MockRegistry, as origins: [String] = [], limits: HTTPServerLimits = HTTPServerLimits()
     ) throws {
+        try self.init(serving: registry, as: origins, limits: limits, failingBind: nil)
+    }
+
+    /// As ``init(serving:as:limits:)``; `failingBind` is an `errno` for `bind` to fail with, instead
+    /// of binding: MockNetwork's tests give the `EPERM` of a sandboxed macOS process.
+    init(serving registry: MockRegistry, as origins: [String], limits: HTTPServerLimits, failingBind: Int32?) throws {
         let served = try origins.map { text in
             guard let origin = ServedOrigin(text) else { throw InvalidOrigin(origin: text) }
             return origin
         }
         secret = Self.newSecret()
         responder = RegistryResponder(registry: registry, origins: served, secret: secret)
-        server = try HTTPServer(limits: limits, responder: responder)
+        server = try HTTPServer(limits: limits, responder: responder, failingBind: failingBind)
         responder.setOwnOrigin(ServedOrigin("http://127.0.0.1:\(server.port)")!)
         self.registry = registry
         self.origins = served.map(\.url)
