@@ -67,6 +67,33 @@ public final class MockServer: Sendable, StopsWithTest {
         }
     }
 
+    /// The server could not listen on 127.0.0.1: the socket call that failed, and its `errno`.
+    ///
+    /// In a sandboxed macOS process (an app that hosts the tests, with App Sandbox on), `bind` fails
+    /// with `EPERM` unless the process has the entitlement `com.apple.security.network.server`; the
+    /// ``description`` then says to add it.
+    public struct ListenError: Error, CustomStringConvertible, LocalizedError {
+        /// The call that failed, such as `bind(127.0.0.1:0)`.
+        public let operation: String
+        /// The `errno` it failed with.
+        public let code: Int32
+
+        /// What failed, and for a refused `bind`, the entitlement a sandboxed macOS process needs.
+        public var description: String {
+            let failed =
+                "MockServer: could not listen on 127.0.0.1: \(operation) failed: "
+                + "\(String(cString: strerror(code))) (errno \(code))."
+            guard operation.hasPrefix("bind"), code == EPERM else { return failed }
+            return failed
+                + " A sandboxed macOS process (an app that hosts the tests, with App Sandbox on) may listen only "
+                + "with the entitlement com.apple.security.network.server: add it to the entitlements of the test "
+                + "host's debug build (an app that connects to the server needs com.apple.security.network.client)."
+        }
+
+        /// The ``description``.
+        public var errorDescription: String? { description }
+    }
+
     /// Starts serving `registry` on a free port of 127.0.0.1 (never another interface).
     ///
     /// - Parameters:
@@ -75,17 +102,28 @@ public final class MockServer: Sendable, StopsWithTest {
     ///   - origins: the origins the requests' URLs are rebuilt on, such as `https://api.example.com`;
     ///     none for the server's own ``url``.
     ///   - limits: what the server takes from its clients (header and body size, connections, idle time).
-    /// - Throws: ``InvalidOrigin``, or the error of a socket that could not listen.
-    public init(
+    /// - Throws: ``InvalidOrigin``, or ``ListenError`` when the socket could not listen (in a sandboxed
+    ///   macOS process without the entitlement `com.apple.security.network.server`, for one).
+    public convenience init(
         serving registry: MockRegistry, as origins: [String] = [], limits: HTTPServerLimits = HTTPServerLimits()
     ) throws {
+        try self.init(serving: registry, as: origins, limits: limits, failingBind: nil)
+    }
+
+    /// As ``init(serving:as:limits:)``; `failingBind` is an `errno` for `bind` to fail with, instead
+    /// of binding: MockNetwork's tests give the `EPERM` of a sandboxed macOS process.
+    init(serving registry: MockRegistry, as origins: [String], limits: HTTPServerLimits, failingBind: Int32?) throws {
         let served = try origins.map { text in
             guard let origin = ServedOrigin(text) else { throw InvalidOrigin(origin: text) }
             return origin
         }
         secret = Self.newSecret()
         responder = RegistryResponder(registry: registry, origins: served, secret: secret)
-        server = try HTTPServer(limits: limits, responder: responder)
+        do {
+            server = try HTTPServer(limits: limits, responder: responder, failingBind: failingBind)
+        } catch let failure as Socket.Failure {
+            throw ListenError(operation: failure.operation, code: failure.code)
+        }
         responder.setOwnOrigin(ServedOrigin("http://127.0.0.1:\(server.port)")!)
         self.registry = registry
         self.origins = served.map(\.url)

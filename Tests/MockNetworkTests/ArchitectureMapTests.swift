@@ -1,8 +1,9 @@
 import Foundation
 import XCTest
 
-/// `ARCHITECTURE.md` matches the tree: every file and folder it names exists, and every folder of
-/// the sources is on the map.
+/// `ARCHITECTURE.md` matches the tree: every file and folder it names exists, every folder of the
+/// sources is on the map, and the rules it states that a look at the sources can check hold: which
+/// module each part imports, and what the server's engine uses of the core.
 final class ArchitectureMapTests: XCTestCase {
     private let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -69,6 +70,102 @@ final class ArchitectureMapTests: XCTestCase {
                 return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
             }
             XCTAssertTrue(exists, "ARCHITECTURE.md names \(folder)/, which does not exist")
+        }
+    }
+
+    /// The Swift files below `folder`, relative to the root (`Sources/MockNetwork/MockRegistry.swift`).
+    private func swiftFiles(below folder: String) -> [String] {
+        paths(below: folder).filter { $0.hasSuffix(".swift") }.sorted().map { folder + "/" + $0 }
+    }
+
+    private func text(of file: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+    }
+
+    /// The modules `file` imports.
+    private func imports(of file: String) throws -> Set<String> {
+        let pattern = #"^\s*(?:@\w+ )*import (?:(?:struct|class|enum|protocol|typealias|func|var|let) )?(\w+)"#
+        return try names(
+            in: text(of: file).components(separatedBy: "\n").filter { $0.contains("import ") }.joined(separator: "\n"),
+            matching: "(?m)" + pattern)
+    }
+
+    func testEveryTopLevelFileOfTheCoreIsANounOnTheMap() throws {
+        let top = try XCTUnwrap(map().components(separatedBy: "\n").first { $0.hasPrefix("| top |") }, "no top row")
+        let nouns = Set(
+            try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources/MockNetwork").path)
+                .filter { $0.hasSuffix(".swift") }
+                .map { String($0.prefix { $0 != "+" && $0 != "." }) })
+        XCTAssertTrue(nouns.contains("MockRegistry"), "\(nouns)")
+        for noun in nouns.sorted() {
+            XCTAssertTrue(
+                top.contains("`\(noun)`"),
+                "Sources/MockNetwork/\(noun).swift is a public noun the top row of ARCHITECTURE.md's table does not name"
+            )
+        }
+    }
+
+    func testEveryFileOfTheTestingModuleIsOnTheMap() throws {
+        let text = try map()
+        let files = swiftFiles(below: "Sources/MockNetworkTesting")
+        XCTAssertGreaterThan(files.count, 10)
+        for file in files {
+            let name = (file as NSString).lastPathComponent
+            XCTAssertTrue(text.contains("`\(name)`"), "ARCHITECTURE.md does not name \(file): say what it holds")
+        }
+    }
+
+    /// Which modules each part of the sources may import, as the map says; the most specific folder
+    /// that holds a file decides.
+    func testEachFolderImportsOnlyWhatTheMapAllows() throws {
+        let system: Set = [
+            "Foundation", "FoundationNetworking", "CoreFoundation", "Dispatch", "Darwin", "Glibc", "Musl",
+        ]
+        let rules: [(folder: String, allowed: Set<String>)] = [
+            ("Sources/MockNetworkServer/Engine", ["Foundation", "Dispatch", "Darwin", "Glibc", "Musl", "MockNetwork"]),
+            ("Sources/MockNetworkServer/HTTP", ["Foundation", "MockNetwork"]),
+            ("Sources/MockNetworkServer", system.union(["MockNetwork"])),
+            ("Sources/MockNetworkTesting", system.union(["MockNetwork", "XCTest", "Testing"])),
+            ("Sources/MockNetworkBenchmark", system.union(["MockNetwork", "MockNetworkServer"])),
+            ("Sources/MockNetwork", system),
+        ]
+        var checked = 0
+        for file in swiftFiles(below: "Sources") {
+            guard let rule = rules.first(where: { file.hasPrefix($0.folder + "/") }) else { continue }
+            checked += 1
+            let extra = try imports(of: file).subtracting(rule.allowed)
+            XCTAssertTrue(
+                extra.isEmpty,
+                "\(file) imports \(extra.sorted().joined(separator: ", ")), which ARCHITECTURE.md does not allow "
+                    + "\(rule.folder) (it may import \(rule.allowed.sorted().joined(separator: ", ")))")
+        }
+        XCTAssertGreaterThan(checked, 100)
+    }
+
+    /// The server's engine knows nothing of registries: of the core, `Engine/` uses `Locked` and
+    /// `HTTP/` `ReasonPhrases`, nothing else (a name of the core's in a comment does not count).
+    func testTheServersEngineAndHTTPUseOnlyWhatTheMapAllowsOfTheCore() throws {
+        let declared = try swiftFiles(below: "Sources/MockNetwork").map { try text(of: $0) }.joined(separator: "\n")
+        let core = try names(
+            in: declared,
+            matching: #"(?m)^(?:public|package) (?:final class|class|struct|enum|protocol|actor|typealias) (\w+)"#)
+        XCTAssertTrue(core.isSuperset(of: ["MockRegistry", "Locked", "ReasonPhrases", "MockResponse"]), "\(core)")
+        let rules: [(folder: String, allowed: Set<String>)] = [
+            ("Sources/MockNetworkServer/Engine", ["Locked"]),
+            ("Sources/MockNetworkServer/HTTP", ["ReasonPhrases"]),
+        ]
+        for rule in rules {
+            for file in swiftFiles(below: rule.folder) {
+                let code = try text(of: file).components(separatedBy: "\n")
+                    .map { line in line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? line }
+                    .joined(separator: "\n")
+                let used = try names(in: code, matching: #"\b([A-Z]\w*)\b"#).intersection(core)
+                let extra = used.subtracting(rule.allowed)
+                XCTAssertTrue(
+                    extra.isEmpty,
+                    "\(file) uses the core's \(extra.sorted().joined(separator: ", ")): ARCHITECTURE.md lets "
+                        + "\(rule.folder) use \(rule.allowed.sorted().joined(separator: ", ")) only")
+            }
         }
     }
 }

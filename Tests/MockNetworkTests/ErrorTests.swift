@@ -83,21 +83,6 @@ final class ErrorTests: XCTestCase {
         XCTAssertTrue(
             mocks.failures.first?.message.contains("Build the HTTPURLResponse with the request's URL") ?? false)
     }
-}
-
-final class ErrorBox: @unchecked Sendable {  // every access to `stored` holds `lock`
-    private let lock = NSLock()
-    private var stored: (any Error)?
-    func set(_ error: (any Error)?) {
-        lock.lock()
-        stored = error
-        lock.unlock()
-    }
-    var error: (any Error)? {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
-    }
 
     func testMockNetworkErrorSurvivesTheTripThroughNSErrorThatApplesURLSessionMakes() throws {
         let errors: [MockNetworkError] = [
@@ -133,6 +118,21 @@ final class ErrorBox: @unchecked Sendable {  // every access to `stored` holds `
         let error = await thrownError { try await mocks.session.data(from: try url("https://api.example.com/tea")) }
         let bridged = try XCTUnwrap(error) as NSError
         XCTAssertTrue(bridged.domain.hasSuffix("Teapot"), bridged.domain)
+    }
+}
+
+final class ErrorBox: @unchecked Sendable {  // every access to `stored` holds `lock`
+    private let lock = NSLock()
+    private var stored: (any Error)?
+    func set(_ error: (any Error)?) {
+        lock.lock()
+        stored = error
+        lock.unlock()
+    }
+    var error: (any Error)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
     }
 }
 

@@ -17,18 +17,28 @@ import Foundation
 /// path to the network reads an answer in one piece, so a body over time (`.streamed`, `.events`)
 /// reaches the app at its end, not piece by piece.
 final class LaunchForwarder: Sendable {
+    /// What sends a forwarded request to the server and gives back its answer, or throws the error
+    /// the forwarding request failed with, as Foundation gave it.
+    typealias Transport = @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+
     /// `http://127.0.0.1:<port>`, without a trailing `/`.
     let server: String
     /// The same, as a URL.
     private let serverURL: URL
     private let secret: String
+    /// The forwarding session, or in MockNetwork's tests one that fails as a platform would (an App
+    /// Transport Security refusal, which Linux never makes).
+    private let transport: Transport
+    /// Whether an App Transport Security refusal was noted as a failure of the app's registry yet:
+    /// the report lists it once, however many requests it refused.
+    private let refusalNoted = Locked(false)
 
     /// A forwarder to the server `value` names, with `secret`.
     ///
     /// - Throws: ``MockLaunchError/invalidServer(_:reason:)`` for anything but an `http` URL on
     ///   127.0.0.1 with a port (a launch environment may not send the app's requests, their
     ///   `Authorization` fields included, to another machine), or no secret.
-    init(server value: String, secret: String?) throws {
+    init(server value: String, secret: String?, transport: @escaping Transport = LaunchForwarder.load) throws {
         guard let url = URL(string: value), url.scheme == "http", url.host == "127.0.0.1", url.port != nil,
             url.path.isEmpty || url.path == "/", url.query == nil
         else {
@@ -42,6 +52,7 @@ final class LaunchForwarder: Sendable {
         server = value.hasSuffix("/") ? String(value.dropLast()) : value
         serverURL = url
         self.secret = secret
+        self.transport = transport
     }
 
     /// Registers the forwarding on `registry`, as a default: any handler registered otherwise (a
@@ -49,16 +60,31 @@ final class LaunchForwarder: Sendable {
     func install(on registry: MockRegistry) {
         MockRegistry.$defaultsOf.withValue(ObjectIdentifier(registry.core)) {
             _ = registry.add(
-                .host("*"), nil, SourceLocation(), [.async { [self] request in try await forward(request) }],
+                .host("*"), nil, SourceLocation(),
+                [.async { [self, weak registry] request in try await forward(request, for: registry) }],
                 repeatsLast: true)
         }
     }
 
     /// Sends `original` (as the handlers saw it: its body in `httpBody`) to the server, and gives back
-    /// the answer on `original`'s URL, or the error the test's handler failed with.
-    func forward(_ original: URLRequest) async throws -> MockRegistry.Reply {
+    /// the answer on `original`'s URL, or the error the test's handler failed with. A connection the
+    /// platform refused is also a failure of `registry`, the app's, so its launch report lists it.
+    func forward(_ original: URLRequest, for registry: MockRegistry?) async throws -> MockRegistry.Reply {
         let request = forwarded(original)
-        let (data, response) = try await Self.load(request)
+        let (data, response): (Data, HTTPURLResponse)
+        do {
+            (data, response) = try await transport(request)
+        } catch {
+            let error = Self.unreachable(error, server, request.httpMethod ?? "GET", original.url?.absoluteString ?? "")
+            if let refusal = error as? URLError, refusal.code == .appTransportSecurityRequiresSecureConnection {
+                let first = refusalNoted.withLock { noted in
+                    defer { noted = true }
+                    return !noted
+                }
+                if first { registry?.record(MockFailure(message: refusal.localizedDescription, location: nil)) }
+            }
+            throw error
+        }
         if let failure = response.value(forHTTPHeaderField: ForwardingFields.failure) {
             throw error(failure, body: data, original)
         }
@@ -139,10 +165,7 @@ final class LaunchForwarder: Sendable {
     }
 
     /// Loads `request` on the forwarding session; a cancel of the calling task cancels it.
-    private static func load(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let server = request.url.map { "\($0.scheme ?? "http")://\($0.host ?? ""):\($0.port ?? 80)" } ?? ""
-        let original = request.value(forHTTPHeaderField: ForwardingFields.url) ?? ""
-        let method = request.httpMethod ?? "GET"
+    @Sendable static func load(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let state = Locked<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -150,8 +173,7 @@ final class LaunchForwarder: Sendable {
                     if let response = response as? HTTPURLResponse {
                         continuation.resume(returning: (data ?? Data(), response))
                     } else {
-                        continuation.resume(
-                            throwing: unreachable(error ?? URLError(.badServerResponse), server, method, original))
+                        continuation.resume(throwing: error ?? URLError(.badServerResponse))
                     }
                 }
                 let cancelled = state.withLock { state in
@@ -172,27 +194,41 @@ final class LaunchForwarder: Sendable {
         }
     }
 
-    /// `error`, with a message that says what to do when the server could not be reached.
+    /// `error`, with a message that says what to do when the server could not be reached, or when App
+    /// Transport Security refused the connection (Apple's `URLError` code -1022).
     static func unreachable(_ error: any Error, _ server: String, _ method: String, _ original: String) -> any Error {
         guard let error = error as? URLError else { return error }
-        let what: String
+        #if os(macOS)
+            // A sandboxed app may not connect without this entitlement (Apple's App Sandbox
+            // documentation); which URLError code that surfaces as is not verified here.
+            let sandboxed = " A sandboxed macOS app needs the entitlement com.apple.security.network.client to connect."
+        #else
+            let sandboxed = ""
+        #endif
+        let message: String
         switch error.code {
-        case .cannotConnectToHost, .cannotFindHost, .notConnectedToInternet:
-            what = "was not reachable"
-        case .networkConnectionLost:
-            what = "closed the connection before it answered"
-        default:
-            return error
-        }
-        var info: [String: Any] = [
-            NSLocalizedDescriptionKey: "MockNetwork: the UI test's MockServer at \(server) "
+        case .cannotConnectToHost, .cannotFindHost, .notConnectedToInternet, .networkConnectionLost:
+            let what =
+                error.code == .networkConnectionLost ? "closed the connection before it answered" : "was not reachable"
+            message =
+                "MockNetwork: the UI test's MockServer at \(server) "
                 + "(\(LaunchSettings.serverVariable)) \(what), so \(method) \(original) got no answer "
                 + "(\(error.localizedDescription)). The UI test must keep its MockServer running while the app "
                 + "runs: start it before launching the app, keep it in a property of the test rather than a "
                 + "local that ends with a function, and end the app before the test ends. The server must run "
                 + "in the UI test itself (on a device, in its test runner there): a server on the Mac is "
-                + "not on a device's 127.0.0.1."
-        ]
+                + "not on a device's 127.0.0.1." + sandboxed
+        case .appTransportSecurityRequiresSecureConnection:
+            // Apple's code for a connection App Transport Security refused (-1022); Linux never gives it.
+            message =
+                "MockNetwork: App Transport Security refused the app's connection to the UI test's MockServer at "
+                + "\(server) (\(LaunchSettings.serverVariable)), so \(method) \(original) got no answer "
+                + "(\(error.localizedDescription)). The app reaches the server over plain HTTP on 127.0.0.1: add "
+                + "NSAppTransportSecurity → NSAllowsLocalNetworking = YES to the Info.plist of the app's debug build."
+        default:
+            return error
+        }
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
         if let url = URL(string: original) { info[NSURLErrorFailingURLErrorKey] = url }
         return URLError(error.code, userInfo: info)
     }

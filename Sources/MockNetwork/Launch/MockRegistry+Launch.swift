@@ -69,12 +69,25 @@ extension MockRegistry {
         stubs: [String: String] = [:], in bundle: Bundle = .main, redaction: HTTPArchive.Redaction = .standard,
         environment: [String: String] = ProcessInfo.processInfo.environment, requestLogLimit: Int = 100
     ) throws -> MockRegistry? {
+        try launched(
+            stubs: stubs, in: bundle, redaction: redaction, environment: environment, requestLogLimit: requestLogLimit,
+            forwardingBy: LaunchForwarder.load)
+    }
+
+    /// As the public `launched(…)`, with the forwarding's transport given: MockNetwork's tests fail
+    /// it as a platform would (an App Transport Security refusal, which Linux never makes).
+    static func launched(
+        stubs: [String: String], in bundle: Bundle, redaction: HTTPArchive.Redaction, environment: [String: String],
+        requestLogLimit: Int, forwardingBy transport: @escaping LaunchForwarder.Transport
+    ) throws -> MockRegistry? {
         guard let settings = LaunchSettings(environment) else { return nil }
         let registry = MockRegistry(requestLogLimit: requestLogLimit)
         do {
             // The server and the scenario first: checking them writes nothing, and starting a
             // recording writes the archive.
-            let forwarder = try settings.server.map { try LaunchForwarder(server: $0, secret: settings.secret) }
+            let forwarder = try settings.server.map {
+                try LaunchForwarder(server: $0, secret: settings.secret, transport: transport)
+            }
             if let scenario = settings.scenario {
                 try LaunchScenario.register(scenario, routes: stubs, in: bundle, on: registry)
             }

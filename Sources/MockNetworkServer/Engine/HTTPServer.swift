@@ -19,9 +19,14 @@ package final class HTTPServer: Sendable {
     private let connections: ConnectionTable
 
     /// Starts listening on a free port of 127.0.0.1, answering every request with `responder`.
-    package init(limits: HTTPServerLimits = HTTPServerLimits(), responder: any HTTPResponder) throws {
+    ///
+    /// - Parameter failingBind: an `errno` for `bind` to fail with, instead of binding (MockNetwork's
+    ///   tests: the `EPERM` of a sandboxed macOS process).
+    package init(
+        limits: HTTPServerLimits = HTTPServerLimits(), responder: any HTTPResponder, failingBind: Int32? = nil
+    ) throws {
         let connections = ConnectionTable()
-        listener = try Listener(backlog: 128) { fd, peer in
+        listener = try Listener(backlog: 128, failingBind: failingBind) { fd, peer in
             let connection = Connection(
                 fd: fd, peer: peer, limits: limits, responder: responder, table: connections)
             if connections.admit(connection, limit: limits.maxConnections) {

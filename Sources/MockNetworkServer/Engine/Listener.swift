@@ -15,9 +15,10 @@ final class Listener: Sendable {
     /// Signalled once the source's cancel handler has closed the socket.
     private let closed = DispatchSemaphore(value: 0)
 
-    /// Listens, and calls `accepted` on the listener's queue for each connection.
-    init(backlog: Int32, accepted: @escaping @Sendable (Int32, HTTPPeer) -> Void) throws {
-        (fd, port) = try Socket.listenOnLoopback(backlog: backlog)
+    /// Listens, and calls `accepted` on the listener's queue for each connection; `failingBind` is an
+    /// `errno` for `bind` to fail with instead (MockNetwork's tests).
+    init(backlog: Int32, failingBind: Int32? = nil, accepted: @escaping @Sendable (Int32, HTTPPeer) -> Void) throws {
+        (fd, port) = try Socket.listenOnLoopback(backlog: backlog, failingBind: failingBind)
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         source.setEventHandler { [fd, state, queue] in
             // A batch at a time, so a flood of connections cannot keep this queue from its cancel.

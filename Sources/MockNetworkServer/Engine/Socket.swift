@@ -42,15 +42,18 @@ enum Socket {
     #endif
 
     /// A socket listening on 127.0.0.1 on a port the system picks, and that port.
-    static func listenOnLoopback(backlog: Int32) throws -> (fd: Int32, port: Int) {
+    ///
+    /// - Parameter failingBind: an `errno` for `bind` to fail with, instead of binding: MockNetwork's
+    ///   tests give the `EPERM` of a sandboxed macOS process, which Linux gives no process here.
+    static func listenOnLoopback(backlog: Int32, failingBind: Int32? = nil) throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, streamType, 0)
         guard fd >= 0 else { throw Failure(operation: "socket", code: errno) }
-        func fail(_ operation: String) -> Failure {
-            let failure = Failure(operation: operation, code: errno)
+        // The caller reads `errno` into `code` before `close` may change it.
+        func fail(_ operation: String, _ code: Int32) -> Failure {
             _ = close(fd)
-            return failure
+            return Failure(operation: operation, code: code)
         }
-        guard configure(fd, listening: true) else { throw fail("fcntl/setsockopt") }
+        guard configure(fd, listening: true) else { throw fail("fcntl/setsockopt", errno) }
         var address = sockaddr_in()
         #if canImport(Darwin)
             address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
@@ -58,19 +61,24 @@ enum Socket {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
         address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        let bound: Int32
+        if failingBind != nil {
+            bound = -1
+        } else {
+            bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
         }
-        guard bound == 0 else { throw fail("bind(127.0.0.1:0)") }
-        guard listen(fd, backlog) == 0 else { throw fail("listen") }
+        guard bound == 0 else { throw fail("bind(127.0.0.1:0)", failingBind ?? errno) }
+        guard listen(fd, backlog) == 0 else { throw fail("listen", errno) }
         var local = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let named = withUnsafeMutablePointer(to: &local) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        guard named == 0 else { throw fail("getsockname") }
+        guard named == 0 else { throw fail("getsockname", errno) }
         return (fd, Int(UInt16(bigEndian: local.sin_port)))
     }
 

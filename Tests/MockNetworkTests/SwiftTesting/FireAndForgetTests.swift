@@ -45,6 +45,11 @@ extension TimingSensitive {
     /// resumed rather than from when Foundation got round to starting it.
     @Suite(.serialized) struct FireAndForgetTests {
         static let rounds = 200
+        #if canImport(FoundationNetworking)
+            static let protocolIsMadeInResume = true
+        #else
+            static let protocolIsMadeInResume = false
+        #endif
         static let address = "https://api.example.com/fire-and-forget"
 
         /// Whether `issue` is MockNetwork's report of the request: unmatched, or still in flight.
@@ -127,7 +132,12 @@ extension TimingSensitive {
             }
         }
 
-        @Test func aSessionMadeFromTheConfigurationIsCountedFromItsFirstRequest() async throws {
+        /// Linux only: there Foundation makes a task's protocol inside `resume()`, so a new session's
+        /// first request counts from there. Apple's URL loading makes it later, and a session the
+        /// registry has not seen a request of is not asked for its tasks ("Platform differences", fire
+        /// and forget): the guarantee does not hold there for this request, so it is not asserted.
+        @Test(.enabled(if: protocolIsMadeInResume, "Apple makes the protocol after resume()"))
+        func aSessionMadeFromTheConfigurationIsCountedFromItsFirstRequest() async throws {
             let busy = BusyCores()
             defer { busy.end() }
             let url = try #require(URL(string: Self.address))
