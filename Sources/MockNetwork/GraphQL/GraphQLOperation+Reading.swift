@@ -101,18 +101,29 @@ struct GraphQLRequestReader {
                         + "not define",
                     fix: #"Send {"query": "…"} as application/json."#)
             }
-            if Self.endsInsideJSON(json) {
+            let shape = Self.jsonShape(json)
+            if shape.endsInside {
                 throw notGraphQL(
                     "its body is cut off: it ends after \(json.count) bytes, inside its JSON",
                     fix: "Send the whole of it.")
+            }
+            if shape.deepest > Self.deepestJSON {
+                throw notGraphQL(
+                    "its JSON nests \(shape.deepest) levels deep, more than the \(Self.deepestJSON) a JSON reader "
+                        + "takes (Foundation's JSONDecoder included)",
+                    fix: "Nest its variables less deeply.")
             }
             throw notGraphQL("its body is not JSON", fix: Self.shapeFix)
         }
     }
 
+    /// The deepest nesting MockNetwork's JSON reader, and Foundation's `JSONDecoder`, read.
+    static let deepestJSON = 512
+
     /// Whether `data` starts as a JSON object or array and ends before it closes (inside a string, or
-    /// with brackets open): a body cut off.
-    private static func endsInsideJSON(_ data: Data) -> Bool {
+    /// with brackets open): a body cut off; and how deep its brackets nest.
+    private static func jsonShape(_ data: Data) -> (endsInside: Bool, deepest: Int) {
+        var deepest = 0
         var depth = 0
         var inString = false
         var escaped = false
@@ -130,16 +141,18 @@ struct GraphQLRequestReader {
             }
             switch byte {
             case 0x20, 0x09, 0x0A, 0x0D: continue
-            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                deepest = max(deepest, depth)
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 depth -= 1
-                if depth < 0 { return false }
+                if depth < 0 { return (false, deepest) }
             case UInt8(ascii: "\""): inString = true
-            default: if !started { return false }
+            default: if !started { return (false, deepest) }
             }
             started = true
         }
-        return started && (depth > 0 || inString)
+        return (started && (depth > 0 || inString), deepest)
     }
 
     /// The fields a `GET` sends as query items: `query` and `operationName` as they are, `variables`

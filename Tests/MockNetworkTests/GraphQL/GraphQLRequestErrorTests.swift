@@ -61,6 +61,21 @@ import Testing
                 + #"does not define. Send {"query": "…"} as application/json."#)
     }
 
+    /// Variables nested past what a JSON reader takes read as "not a GraphQL request" before.
+    @Test func variablesNestedTooDeeplySaySo() {
+        let nested = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        #expect(
+            message(body: #"{"query":"{ a }","variables":{"deep":\#(nested)}}"#)
+                == prefix + "its JSON nests 602 levels deep, more than the 512 a JSON reader takes (Foundation's "
+                + "JSONDecoder included). Nest its variables less deeply.")
+        // 510 levels of variables (512 in the body) are read.
+        let fits = String(repeating: "[", count: 510) + String(repeating: "]", count: 510)
+        #expect(
+            (try? GraphQLOperation.operations(
+                in: GraphQLRequests.post(#"{"query":"{ a }","variables":{"deep":\#(fits)}}"#)))?
+                .count == 1)
+    }
+
     @Test func fieldsOfTheWrongType() {
         #expect(message(body: #"{"query":7}"#) == prefix + "it sends query as a number, not a string. " + shapeFix)
         #expect(
