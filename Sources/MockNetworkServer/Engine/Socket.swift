@@ -153,6 +153,32 @@ enum Socket {
         return poll(&entry, 1, 0) > 0
     }
 
+    /// Whether the peer has left, seen now without waiting: the end of its stream (it closed or shut
+    /// its sending side) or an error (a reset) is the next thing to read. Bytes it sent and the server
+    /// has not read yet come first: an end behind them is seen once they are read.
+    static func peerHasLeft(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, 0) > 0 else { return false }
+        if entry.revents & Int16(POLLERR | POLLHUP) != 0 { return true }
+        var byte: UInt8 = 0
+        while true {
+            let count = recv(fd, &byte, 1, peekFlags)
+            if count > 0 { return false }
+            if count == 0 { return true }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return false
+            default: return true
+            }
+        }
+    }
+
+    #if canImport(Darwin)
+        private static let peekFlags = MSG_PEEK | MSG_DONTWAIT
+    #else
+        private static let peekFlags = Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)
+    #endif
+
     /// Sends `bytes` if the socket takes them at once, and gives up otherwise (a refusal's answer).
     static func sendIfPossible(_ fd: Int32, _ bytes: [UInt8]) {
         bytes.withUnsafeBytes { _ = sendSome(fd, $0) }
