@@ -321,15 +321,13 @@ package final class ServedExchange: Sendable {
             emit(.failed(error))
         case .success(let (response, data)):
             let streams = answer.pacing != nil && !data.isEmpty
-            let sendsLength = answer.pacing?.sendsLength ?? true
-            // A `HEAD` answer has no body, but the length of the one it leaves out.
+            // A `HEAD` answer has no body, but the length of the one it leaves out: the length its
+            // response names, or none (a body over time, whose `GET` has none, RFC 9110, 8.6).
             let length =
                 answer.request?.httpMethod == "HEAD"
-                ? Int(response.value(forHTTPHeaderField: "Content-Length") ?? "") ?? 0 : data.count
-            emit(
-                .head(
-                    status: response.statusCode, headers: Self.fields(of: response), length: sendsLength ? length : nil)
-            )
+                ? response.value(forHTTPHeaderField: "Content-Length").flatMap { Int($0) }
+                : (answer.pacing?.sendsLength ?? true) ? data.count : nil
+            emit(.head(status: response.statusCode, headers: Self.fields(of: response), length: length))
             if let pacing = answer.pacing, streams {
                 let stream = BodyStream(data, pacing, idleLimit: .infinity, resourceLimit: nil, everyPiece: true)
                 sendDue(stream)
