@@ -95,7 +95,6 @@ final class Connection: Sendable {
         let read = state.withLock { state -> Bool in
             guard state.phase != .closed else { return false }
             let lingering = if case .lingering = state.phase { true } else { false }
-            let readingBody = state.parser.isReadingBody
             var total = 0
             let outcome = withUnsafeTemporaryAllocation(byteCount: 64 * 1024, alignment: 1) { buffer in
                 while total < HTTPServerLimits.readBatchBytes {
@@ -115,7 +114,9 @@ final class Connection: Sendable {
                 }
                 return .bytes(total)
             }
-            if readingBody, total > 0 { state.lastProgress = ConnectionState.now }
+            // Any byte breaks the silence the idle time measures, a head's as a body's: the time is
+            // noted here, and the timer, when it fires, waits out the rest (no timer set per read).
+            if total > 0 { state.lastProgress = ConnectionState.now }
             switch outcome {
             case .failed:
                 closeNow(&state)

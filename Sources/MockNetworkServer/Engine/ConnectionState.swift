@@ -64,8 +64,8 @@ struct ConnectionState {
     /// the server's stop cut the answer short (not its client's leaving).
     var cutByServer = false
     var phase = Phase.open
-    /// When the client last made progress (an uptime in nanoseconds): bytes it took, a body's bytes it
-    /// sent, a request it finished.
+    /// When the client last made progress (an uptime in nanoseconds): bytes it took, bytes it sent
+    /// (of a head or a body), an answer that ended.
     var lastProgress: UInt64
 
     var readSource: (any DispatchSourceRead)?
