@@ -8,8 +8,9 @@
 
 /// The few POSIX socket calls the server makes, with the platforms' differences in one place.
 ///
-/// Every socket is non-blocking and close-on-exec; a write to a socket the peer closed returns
-/// `EPIPE` instead of raising `SIGPIPE` (`MSG_NOSIGNAL` on Linux, `SO_NOSIGPIPE` on Apple platforms).
+/// Every socket is non-blocking and close-on-exec (from birth where the platform can:
+/// `Socket+CloseOnExec.swift`); a write to a socket the peer closed returns `EPIPE` instead of
+/// raising `SIGPIPE` (`MSG_NOSIGNAL` on Linux, `SO_NOSIGPIPE` on Apple platforms).
 enum Socket {
     /// What a failed call was and its `errno`.
     struct Failure: Error, CustomStringConvertible {
@@ -34,16 +35,14 @@ enum Socket {
     }
 
     #if canImport(Darwin)
-        private static let streamType = SOCK_STREAM
         private static let sendFlags: Int32 = 0
     #else
-        private static let streamType = Int32(SOCK_STREAM.rawValue)
         private static let sendFlags = Int32(MSG_NOSIGNAL)
     #endif
 
     /// A socket listening on 127.0.0.1 on a port the system picks, and that port.
     static func listenOnLoopback(backlog: Int32) throws -> (fd: Int32, port: Int) {
-        let fd = socket(AF_INET, streamType, 0)
+        let fd = newStreamSocket()
         guard fd >= 0 else { throw Failure(operation: "socket", code: errno) }
         func fail(_ operation: String) -> Failure {
             let failure = Failure(operation: operation, code: errno)
@@ -86,7 +85,7 @@ enum Socket {
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let fd = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listener, $0, &length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { acceptSocket(listener, $0, &length) }
         }
         guard fd >= 0 else {
             switch errno {
@@ -105,12 +104,14 @@ enum Socket {
         return .connection(fd, HTTPPeer(host: host, port: Int(UInt16(bigEndian: address.sin_port))))
     }
 
-    /// Non-blocking and close-on-exec; a listener reuses its address, a connection sends small
-    /// writes at once (no Nagle delay: heads and chunks are small).
+    /// Non-blocking and close-on-exec (unless it was born so); a listener reuses its address, a
+    /// connection sends small writes at once (no Nagle delay: heads and chunks are small).
     private static func configure(_ fd: Int32, listening: Bool) -> Bool {
-        let flags = fcntl(fd, F_GETFL)
-        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { return false }
-        guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else { return false }
+        if !bornCloseOnExec {
+            let flags = fcntl(fd, F_GETFL)
+            guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { return false }
+            guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else { return false }
+        }
         var one: Int32 = 1
         let size = socklen_t(MemoryLayout<Int32>.size)
         if listening {
