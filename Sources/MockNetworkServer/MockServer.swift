@@ -136,11 +136,23 @@ public final class MockServer: Sendable, StopsWithTest {
 
     /// Stops listening (the port is closed when this returns) and closes every connection: answers
     /// in progress are cut short and their `async` handlers cancelled, and each is a failure of the
-    /// registry's test (await every request before the server stops). Safe to call more than once.
+    /// registry's test (await every request before the server stops), reported when the test ends.
+    ///
+    /// A request whose client hung up is over, as on a real server: no failure. A client that gave up
+    /// (its timeout passed, its task was cancelled) closes its connection a moment after the test
+    /// hears of it, so the connection of an unfinished answer is given 25 ms to be closed by its
+    /// client before the answer counts as cut short; this call does not wait for it. An answer whose
+    /// last byte was sent is complete. Safe to call more than once.
     public func stop() {
         responder.stopServing()
-        server.stop()
+        server.stop(grace: Self.hangUpGrace)
     }
+
+    /// How long a connection whose answer the stop leaves unfinished waits for its client to hang
+    /// up, before the answer counts as cut short: a client that just gave up on its answer (its
+    /// timeout passed) closes a moment after the test hears of it. Shorter than the 50 ms the end of
+    /// a test gives requests to end, so the test hears which it was.
+    static let hangUpGrace: TimeInterval = 0.025
 
     /// A URL on this server: `path` (with any query) resolved against ``url``.
     public func url(_ path: String) -> URL {

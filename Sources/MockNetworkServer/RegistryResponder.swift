@@ -96,6 +96,7 @@ final class RegistryResponder: HTTPResponder {
         let exchange = registry.answerServed(
             urlRequest, body: request.body, forwarded: forwarded != nil,
             isOwnAddress: { [weak self] in self?.isOwnAddress($0) ?? false },
+            client: { Self.client(of: writer) },
             opened: { exchange in open.withLock { $0.exchanges[key] = exchange } }
         ) { [weak self] event in
             guard let self else { return }
@@ -133,8 +134,17 @@ final class RegistryResponder: HTTPResponder {
             }
         }
         writer.onClose { [weak self] in
-            exchange.cancel()
+            exchange.connectionClosed(cutShort: writer.progress == .cutShort)
             self?.forget(key)
+        }
+    }
+
+    /// Where the client of the answer `writer` writes stands now, as the registry asks it.
+    private static func client(of writer: HTTPResponseWriter) -> ServedClient {
+        switch writer.progress {
+        case .writing, .cutShort: .waiting
+        case .sent: .hasAll
+        case .clientLeft: .left
         }
     }
 
@@ -142,7 +152,8 @@ final class RegistryResponder: HTTPResponder {
         _ = open.withLock { $0.exchanges.removeValue(forKey: key) }
     }
 
-    /// Cuts short the answers in progress, telling the registry's test: the server stops.
+    /// Ends the answers in progress: the server stops. Those whose clients are still there are
+    /// judged when their connections close (``ServedExchange/connectionClosed(cutShort:)``).
     func stopServing() {
         let exchanges = open.withLock { open in
             defer { open.exchanges.removeAll() }

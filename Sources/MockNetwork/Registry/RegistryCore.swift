@@ -48,13 +48,16 @@ extension MockRegistry {
             for waiter in waiters { waiter.fire() }
         }
 
+        /// The request `id` began; `isOver`, for a request another door serves, says whether it is
+        /// over for its client though it has not ended here (see ``InFlight/isOver``).
         func began(
-            _ id: Int, _ request: URLRequest, task: URLSessionTask?, release: @escaping @Sendable () -> Void
+            _ id: Int, _ request: URLRequest, task: URLSessionTask?, isOver: (@Sendable () -> Bool)? = nil,
+            release: @escaping @Sendable () -> Void
         ) {
             let taskID = task.map(ObjectIdentifier.init)
             let waiters = state.withLock { state in
                 state.created[id] = nil
-                state.inFlight[id] = InFlight(request: request, taskID: taskID, release: release)
+                state.inFlight[id] = InFlight(request: request, taskID: taskID, release: release, isOver: isOver)
                 return state.takeChangeWaiters()
             }
             for waiter in waiters { waiter.fire() }
@@ -67,6 +70,15 @@ extension MockRegistry {
                 return state.takeChangeWaiters()
             }
             for waiter in waiters { waiter.fire() }
+        }
+
+        /// The requests in flight that are over for their clients though they have not ended here (a
+        /// served request whose client has all its answer, or hung up), asked outside the lock.
+        func overForTheirClients() -> Set<Int> {
+            let asked = state.withLock { state in
+                state.inFlight.compactMap { id, request in request.isOver.map { (id, $0) } }
+            }
+            return Set(asked.filter { $0.1() }.map(\.0))
         }
 
         /// Wakes `waiter` once at the next change of the requests made, begun, ended or held.
@@ -149,5 +161,9 @@ extension MockRegistry {
         let taskID: ObjectIdentifier?
         /// Fails the request at once with "registry was released".
         let release: @Sendable () -> Void
+        /// For a request another door serves: whether it is over for its client, seen now (its client
+        /// has all of its answer, or hung up, which ends it), though its end has not reached the
+        /// registry yet. The end of a test counts such a request as ended.
+        var isOver: (@Sendable () -> Bool)?
     }
 }

@@ -132,8 +132,14 @@ private struct Settling {
 
     /// Whether the wait is over (and what is still open), or until when to wait for a change.
     mutating func step(_ registry: MockRegistry) -> Step {
+        // First: a served request whose client hung up ends now (a hold lets go of it), and one whose
+        // client has all of its answer is complete, whether or not the server has seen it yet.
+        let over = registry.core.overForTheirClients()
         let (inFlight, created, heldCount) = registry.state.withLock { state in
-            (state.inFlight, state.created, state.gates.reduce(0) { $0 + $1.held.count })
+            (
+                state.inFlight.filter { !over.contains($0.key) }, state.created,
+                state.gates.reduce(0) { $0 + $1.held.count }
+            )
         }
         let begun = Set(inFlight.values.compactMap(\.taskID))
         tasks = tasks.filter { $0.state == .running && !begun.contains(ObjectIdentifier($0)) }

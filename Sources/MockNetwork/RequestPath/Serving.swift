@@ -22,6 +22,18 @@ package enum ServedEvent: Sendable {
     case failed(any Error)
 }
 
+/// Where a served request's client stands, as the door sees it when asked.
+package enum ServedClient: Sendable {
+    /// It waits for the rest of its answer.
+    case waiting
+    /// Every byte of its answer was written to it: the answer is complete, whether or not its end has
+    /// reached the registry yet.
+    case hasAll
+    /// It hung up before its answer was all written: the request is over, ended by its client, as a
+    /// request whose client leaves a real server is.
+    case left
+}
+
 extension MockRegistry {
     /// Answers `request` (its body in `body`) as a request on this registry's session would be, for
     /// another door (the HTTP server): logged, looked up, its handler run where handlers run, its
@@ -32,17 +44,21 @@ extension MockRegistry {
     /// cancels an `async` handler still running.
     ///
     /// `opened` gets the exchange before it starts; `isOwnAddress` says whether a URL is the door's
-    /// own, where a request let through to the network would come straight back.
+    /// own, where a request let through to the network would come straight back; `client` says where
+    /// the request's client stands now, without waiting: the server's stop and the end of a test ask
+    /// it before they call the request cut short or still in flight.
     ///
     /// A request forwarded by an app under test (`forwarded`) never goes to the network: one the
     /// registry would let through is answered as unmatched, and the test fails saying why.
     package func answerServed(
         _ request: URLRequest, body: Data, forwarded: Bool = false,
         isOwnAddress: @escaping @Sendable (URL) -> Bool = { _ in false },
+        client: @escaping @Sendable () -> ServedClient = { .waiting },
         opened: (ServedExchange) -> Void = { _ in }, emit: @escaping @Sendable (ServedEvent) -> Void
     ) -> ServedExchange {
         let exchange = ServedExchange(
-            core: core, request: request, forwarded: forwarded, isOwnAddress: isOwnAddress, emit: emit)
+            core: core, request: request, forwarded: forwarded, isOwnAddress: isOwnAddress, client: client,
+            emit: emit)
         opened(exchange)
         exchange.start(MockRegistry.Chain(request, body: body))
         return exchange
@@ -62,6 +78,10 @@ package final class ServedExchange: Sendable {
         /// The answer is complete (its end, or instead of it a report or a failure).
         var finished = false
         var handlerTask: Task<Void, Never>?
+        /// `started` has been given the `async` handler's task (and kept it, or cancelled it).
+        var taskKept = false
+        /// The task, waiting to be kept before it runs the handler.
+        var taskWaiter: CheckedContinuation<Void, Never>?
         var timer: DispatchWorkItem?
         var passthrough: URLSessionDataTask?
     }
@@ -71,25 +91,39 @@ package final class ServedExchange: Sendable {
     private let isOwnAddress: @Sendable (URL) -> Bool
     /// Whether an app under test forwarded it: such a request never goes to the network.
     private let forwarded: Bool
+    private let client: @Sendable () -> ServedClient
     private let events: @Sendable (ServedEvent) -> Void
     private let state = Locked(State())
 
     fileprivate init(
         core: MockRegistry.Core, request: URLRequest, forwarded: Bool, isOwnAddress: @escaping @Sendable (URL) -> Bool,
-        emit: @escaping @Sendable (ServedEvent) -> Void
+        client: @escaping @Sendable () -> ServedClient, emit: @escaping @Sendable (ServedEvent) -> Void
     ) {
         self.core = core
         self.request = request
         self.forwarded = forwarded
         self.isOwnAddress = isOwnAddress
+        self.client = client
         self.events = emit
     }
 
-    /// The server that served it stops: a request still in flight is cut short, and the test that
-    /// owns the registry is told, as it would be had the test ended with the request open.
+    /// The server that served it stops. A request whose client has all of its answer, or hung up, is
+    /// over, and ends here. Any other goes no further (an `async` handler is cancelled) but stays in
+    /// flight until its connection closes (``connectionClosed(cutShort:)``): its client may be hanging
+    /// up just then, having given up on its answer, and the server gives it a moment to.
     package func stopServing() {
-        let open = state.withLock { !$0.finished && !$0.cancelled }
-        if open {
+        switch client() {
+        case .hasAll, .left: cancel()
+        case .waiting: halt()
+        }
+    }
+
+    /// The connection that carried the request closed before its answer ended. With `cutShort` the
+    /// server's stop closed it while the client waited: the test that owns the registry is told, as
+    /// it would be had the test ended with the request open. Otherwise its client left: the request is
+    /// over, as one whose client hangs up on a real server is.
+    package func connectionClosed(cutShort: Bool) {
+        if cutShort, !state.withLock({ $0.finished }) {
             let method = RecordedRequest.method(of: request)
             core.record(
                 MockFailure(
@@ -102,12 +136,31 @@ package final class ServedExchange: Sendable {
         cancel()
     }
 
+    /// Whether the request is over for its client though its end has not reached the registry (the
+    /// end of a test asks): its client has all of its answer, or hung up; one that hung up ends here,
+    /// before the server reads its close (an `async` handler or a `hold` is cancelled).
+    private func isOverForClient() -> Bool {
+        switch client() {
+        case .waiting: return false
+        case .hasAll: return true
+        case .left:
+            cancel()
+            return true
+        }
+    }
+
     /// The registry's key for this request while it is in flight.
     private var id: Int { ObjectIdentifier(self).hashValue }
 
-    /// Stops working on the request: an `async` handler's task is cancelled, and so is a request sent
-    /// on to the network; nothing more is emitted.
+    /// Stops working on the request, which is no longer in flight: an `async` handler's task is
+    /// cancelled, and so is a request sent on to the network; nothing more is emitted.
     package func cancel() {
+        halt()
+        core.ended(id)
+    }
+
+    /// Stops working on the request as ``cancel()`` does, leaving it in flight.
+    private func halt() {
         let (task, timer, passthrough) = state.withLock { state in
             state.cancelled = true
             defer { (state.handlerTask, state.timer, state.passthrough) = (nil, nil, nil) }
@@ -116,7 +169,6 @@ package final class ServedExchange: Sendable {
         task?.cancel()
         timer?.cancel()
         passthrough?.cancel()
-        core.ended(id)
     }
 
     /// Gives `event` to the door; the request is no longer in flight once its answer is complete.
@@ -144,7 +196,9 @@ package final class ServedExchange: Sendable {
         var chain = chain
         // In flight, as a request on the registry's session is, until its answer is complete or its
         // client leaves: a test that ends before that is told so.
-        core.began(id, chain.request, task: nil) { [weak self] in self?.released() }
+        core.began(
+            id, chain.request, task: nil, isOver: { [weak self] in self?.isOverForClient() ?? false },
+            release: { [weak self] in self?.released() })
         // As inside `startLoading`: an answer that runs no user code right here.
         if let answer = core.answer(&chain, inline: true) {
             proceed(answer)
@@ -170,8 +224,13 @@ package final class ServedExchange: Sendable {
         case .sync: return
         }
         let request = picked.recorded.request
+        guard !isCancelled else { return }  // the request ended meanwhile
         core.runAsyncUserCode(
             { [self] in
+                // No handler runs before the exchange has its task: a request that ends (its client
+                // leaves, the server stops) always cancels it, and no `hold` keeps a request after it.
+                await awaitTaskKept()
+                guard !isCancelled else { return }
                 let result: Result<MockRegistry.Reply, any Error>
                 do {
                     result = .success(try await responder(request))
@@ -184,13 +243,28 @@ package final class ServedExchange: Sendable {
                 if let answer = core.answer(&chain) { proceed(answer) }
             },
             started: { [self] task in
-                let kept = state.withLock { state -> Bool in
-                    guard !state.cancelled else { return false }
+                let (kept, waiter) = state.withLock { state in
+                    state.taskKept = true
+                    defer { state.taskWaiter = nil }
+                    guard !state.cancelled else { return (false, state.taskWaiter) }
                     state.handlerTask = task
-                    return true
+                    return (true, state.taskWaiter)
                 }
                 if !kept { task.cancel() }
+                waiter?.resume()
             })
+    }
+
+    /// Returns once `started` has been given the handler's task (at once, as a rule: it is called
+    /// as the task is made).
+    private func awaitTaskKept() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let kept = state.withLock { state in
+                if !state.taskKept { state.taskWaiter = continuation }
+                return state.taskKept
+            }
+            if kept { continuation.resume() }
+        }
     }
 
     private func proceed(_ answer: MockRegistry.Answer) {
@@ -268,15 +342,13 @@ package final class ServedExchange: Sendable {
             emit(.failed(error))
         case .success(let (response, data)):
             let streams = answer.pacing != nil && !data.isEmpty
-            let sendsLength = answer.pacing?.sendsLength ?? true
-            // A `HEAD` answer has no body, but the length of the one it leaves out.
+            // A `HEAD` answer has no body, but the length of the one it leaves out: the length its
+            // response names, or none (a body over time, whose `GET` has none, RFC 9110, 8.6).
             let length =
                 answer.request?.httpMethod == "HEAD"
-                ? Int(response.value(forHTTPHeaderField: "Content-Length") ?? "") ?? 0 : data.count
-            emit(
-                .head(
-                    status: response.statusCode, headers: Self.fields(of: response), length: sendsLength ? length : nil)
-            )
+                ? response.value(forHTTPHeaderField: "Content-Length").flatMap { Int($0) }
+                : (answer.pacing?.sendsLength ?? true) ? data.count : nil
+            emit(.head(status: response.statusCode, headers: Self.fields(of: response), length: length))
             if let pacing = answer.pacing, streams {
                 let stream = BodyStream(data, pacing, idleLimit: .infinity, resourceLimit: nil, everyPiece: true)
                 sendDue(stream)

@@ -150,9 +150,10 @@ extension Connection {
 
     // MARK: Helpers
 
-    /// The answer in progress when it is the one numbered `serial`.
+    /// The answer in progress when it is the one numbered `serial` (none goes on while a stopping
+    /// server waits for a client to hang up).
     private func current(_ serial: Int, _ state: inout ConnectionState) -> ConnectionState.Answer? {
-        guard state.phase != .closed, let answer = state.answer, answer.serial == serial else { return nil }
+        guard state.phase == .open, let answer = state.answer, answer.serial == serial else { return nil }
         return answer
     }
 

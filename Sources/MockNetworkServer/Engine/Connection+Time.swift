@@ -13,8 +13,13 @@ extension Connection {
                 return false
             case .lingering(let deadline):
                 guard now >= deadline else {
-                    schedule(timer, at: deadline)
+                    schedule(timer, at: deadline, leeway: state.stopping ? .milliseconds(1) : nil)
                     return false
+                }
+                // A stopping server's grace ran out: an answer whose client is still there is cut
+                // short by the server.
+                if state.stopping, let serial = state.answer?.serial, progress(of: serial, &state) == .writing {
+                    state.cutByServer = true
                 }
                 // What the client sent meanwhile is dropped first: a close with unread bytes would
                 // reset the connection, and the client could lose the answer it has not read yet.
@@ -58,8 +63,9 @@ extension Connection {
         }
     }
 
-    func schedule(_ timer: any DispatchSourceTimer, at uptime: UInt64) {
-        let leeway = DispatchTimeInterval.milliseconds(max(1, Int(limits.idleTimeout * 20)))
+    /// Arms `timer` for `uptime`, late by at most `leeway` (by default a fiftieth of the idle time).
+    func schedule(_ timer: any DispatchSourceTimer, at uptime: UInt64, leeway: DispatchTimeInterval? = nil) {
+        let leeway = leeway ?? .milliseconds(max(1, Int(limits.idleTimeout * 20)))
         timer.schedule(deadline: DispatchTime(uptimeNanoseconds: uptime), leeway: leeway)
     }
 

@@ -53,13 +53,40 @@ final class Connection: Sendable {
         }
     }
 
-    /// Closes the connection from any thread: reads and writes on the socket fail at once, and the
-    /// queue closes the rest.
-    func shutDown() {
-        state.withLock { state in
-            if state.descriptorOpen { Socket.shutdownBoth(fd) }
+    /// Closes the connection from any thread, for the server's stop: reads and writes on the socket
+    /// fail at once, and the queue closes the rest.
+    ///
+    /// With `grace`, a connection whose answer is in progress, and whose client is still there, waits
+    /// up to that long for the client to hang up first (one that gave up on its answer may be closing
+    /// just then): the answer goes no further, nothing more is answered, and what the client sends is
+    /// dropped. Closed at the end of the grace, the answer was cut short by the server.
+    func shutDown(grace: TimeInterval = 0) {
+        let closesLater = state.withLock { state -> Bool in
+            guard !state.stopping, state.phase != .closed else { return true }
+            state.stopping = true
+            guard let serial = state.answer?.serial, state.phase == .open,
+                progress(of: serial, &state) == .writing
+            else {
+                if state.descriptorOpen { Socket.shutdownBoth(fd) }
+                return false
+            }
+            guard grace > 0, let timer = state.timer else {
+                state.cutByServer = true
+                if state.descriptorOpen { Socket.shutdownBoth(fd) }
+                return false
+            }
+            // As a lingering close, but with nothing shut: the client must not see an end it would
+            // answer by closing, which would look like its own leaving.
+            let deadline = ConnectionState.now + nanoseconds(grace)
+            state.phase = .lingering(deadline: deadline)
+            state.parsingEnded = true
+            state.pending.removeAll()
+            state.inbound.removeAll()
+            schedule(timer, at: deadline, leeway: .milliseconds(1))
+            updateReading(&state)
+            return true
         }
-        queue.async { [self] in state.withLock { closeNow(&$0) } }
+        if !closesLater { queue.async { [self] in state.withLock { closeNow(&$0) } } }
     }
 
     // MARK: Reading
@@ -68,7 +95,6 @@ final class Connection: Sendable {
         let read = state.withLock { state -> Bool in
             guard state.phase != .closed else { return false }
             let lingering = if case .lingering = state.phase { true } else { false }
-            let readingBody = state.parser.isReadingBody
             var total = 0
             let outcome = withUnsafeTemporaryAllocation(byteCount: 64 * 1024, alignment: 1) { buffer in
                 while total < HTTPServerLimits.readBatchBytes {
@@ -88,7 +114,9 @@ final class Connection: Sendable {
                 }
                 return .bytes(total)
             }
-            if readingBody, total > 0 { state.lastProgress = ConnectionState.now }
+            // Any byte breaks the silence the idle time measures, a head's as a body's: the time is
+            // noted here, and the timer, when it fires, waits out the rest (no timer set per read).
+            if total > 0 { state.lastProgress = ConnectionState.now }
             switch outcome {
             case .failed:
                 closeNow(&state)

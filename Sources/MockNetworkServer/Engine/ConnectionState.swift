@@ -19,7 +19,8 @@ struct ConnectionState {
         /// Sending what is left, then closing (a failure, `Connection: close`, an HTTP/1.0 answer).
         case closingAfterFlush
         /// All sent and the sending side shut: reading and dropping what the client still sends,
-        /// until it closes too or the deadline passes.
+        /// until it closes too or the deadline passes. Also a stopping server's grace for the client
+        /// of an answer in progress to hang up (``Connection/shutDown(grace:)``), with nothing shut.
         case lingering(deadline: UInt64)
         /// Closed: the sources are cancelled, the descriptor closed or about to be.
         case closed
@@ -57,9 +58,14 @@ struct ConnectionState {
     var answerCutShort: Int?
     /// The client shut its sending side (an end of stream was read).
     var peerFinished = false
+    /// The server stops: no request is taken any more, and an answer in progress goes no further.
+    var stopping = false
+    /// The server closed the connection while an answer was in progress and its client was there:
+    /// the server's stop cut the answer short (not its client's leaving).
+    var cutByServer = false
     var phase = Phase.open
-    /// When the client last made progress (an uptime in nanoseconds): bytes it took, a body's bytes it
-    /// sent, a request it finished.
+    /// When the client last made progress (an uptime in nanoseconds): bytes it took, bytes it sent
+    /// (of a head or a body), an answer that ended.
     var lastProgress: UInt64
 
     var readSource: (any DispatchSourceRead)?

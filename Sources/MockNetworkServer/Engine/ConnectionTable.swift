@@ -1,3 +1,4 @@
+import Foundation
 import MockNetwork
 
 /// A server's open connections: it admits them up to the limit, keeps each until its descriptor is
@@ -32,13 +33,16 @@ final class ConnectionTable: Sendable {
         for waiter in woken { waiter.resume() }
     }
 
-    /// Admits nothing more, and closes every open connection.
-    func stop() {
-        let open = contents.withLock { contents in
+    /// Admits nothing more, and closes every open connection; one whose answer is in progress waits
+    /// up to `grace` for its client to hang up first (``Connection/shutDown(grace:)``). Only the first
+    /// call does anything.
+    func stop(grace: TimeInterval = 0) {
+        let open = contents.withLock { contents -> [Connection] in
+            guard !contents.stopped else { return [] }
             contents.stopped = true
             return Array(contents.open.values)
         }
-        for connection in open { connection.shutDown() }
+        for connection in open { connection.shutDown(grace: grace) }
     }
 
     var count: Int { contents.withLock { $0.open.count } }

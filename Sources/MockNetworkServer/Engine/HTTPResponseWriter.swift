@@ -46,6 +46,27 @@ package final class HTTPResponseWriter: Sendable {
         connection.post(WriterCall(serial: serial, kind: .abort))
     }
 
+    /// Where an answer stands for its client.
+    package enum Progress: Sendable, Equatable {
+        /// Some of it is still to be sent, and its client is there.
+        case writing
+        /// Nothing of it is left to send: it ended (or was aborted), or every byte of it went to the
+        /// client (the last of its announced length, or its head when it has no body: a `HEAD`, 204,
+        /// 304). The server's stop can no longer cut it short.
+        case sent
+        /// Its client hung up before it was all sent: it closed or reset the connection, ended its side
+        /// of it (the server takes that as leaving), or took nothing for the idle time.
+        case clientLeft
+        /// The server stopped before it was all sent.
+        case cutShort
+    }
+
+    /// Where the answer stands for its client now, seen without waiting (the socket is peeked for
+    /// a client that hung up and whose leaving the server has not read yet).
+    package var progress: Progress {
+        connection.progress(of: serial)
+    }
+
     /// Runs `handler` once if the connection closes before the answer ends (the client closed or
     /// ended its side of the connection, the server stopped): the responder's cue to stop working on
     /// it. Runs at once when the connection closed while this answer was in progress.

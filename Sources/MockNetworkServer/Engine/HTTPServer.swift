@@ -53,10 +53,12 @@ package final class HTTPServer: Sendable {
     deinit { stop() }
 
     /// Stops listening (the port is closed when this returns) and closes every connection, cutting
-    /// short the answers in progress. Safe to call more than once.
-    package func stop() {
+    /// short the answers in progress. With `grace`, a connection whose answer is in progress waits up
+    /// to that long (without blocking the caller) for its client to hang up first, and its writer's
+    /// ``HTTPResponseWriter/progress`` then says which it was. Only the first call does anything.
+    package func stop(grace: TimeInterval = 0) {
         listener.stop()
-        connections.stop()
+        connections.stop(grace: grace)
     }
 
     /// The number of connections open now, lingering ones included.

@@ -10,9 +10,11 @@ public struct HTTPServerLimits: Sendable, Equatable {
     public var maxBodyBytes: Int
     /// The most connections open at once; one more is answered with 503 and closed.
     public var maxConnections: Int
-    /// Seconds a connection may wait on its client (for a request, or for the client to read the
-    /// answer) without progress before it is closed; a request begun and not finished by then is
-    /// answered with 408.
+    /// Seconds of silence a connection takes from its client before it closes: time in which the
+    /// client sends no byte (of a request's head or body) and, with an answer waiting, reads none. A
+    /// request begun and silent that long is answered with 408; one that keeps coming, however
+    /// slowly, is never cut off (a long upload is fine). An answer the server is still making does
+    /// not count against its client.
     public var idleTimeout: TimeInterval
     /// Seconds a closing connection keeps reading, and dropping, what its client still sends, so the
     /// last answer reaches it before the close (a close with unread bytes would reset the connection).

@@ -8,8 +8,9 @@
 
 /// The few POSIX socket calls the server makes, with the platforms' differences in one place.
 ///
-/// Every socket is non-blocking and close-on-exec; a write to a socket the peer closed returns
-/// `EPIPE` instead of raising `SIGPIPE` (`MSG_NOSIGNAL` on Linux, `SO_NOSIGPIPE` on Apple platforms).
+/// Every socket is non-blocking and close-on-exec (from birth where the platform can:
+/// `Socket+CloseOnExec.swift`); a write to a socket the peer closed returns `EPIPE` instead of
+/// raising `SIGPIPE` (`MSG_NOSIGNAL` on Linux, `SO_NOSIGPIPE` on Apple platforms).
 enum Socket {
     /// What a failed call was and its `errno`.
     struct Failure: Error, CustomStringConvertible {
@@ -34,10 +35,8 @@ enum Socket {
     }
 
     #if canImport(Darwin)
-        private static let streamType = SOCK_STREAM
         private static let sendFlags: Int32 = 0
     #else
-        private static let streamType = Int32(SOCK_STREAM.rawValue)
         private static let sendFlags = Int32(MSG_NOSIGNAL)
     #endif
 
@@ -46,7 +45,7 @@ enum Socket {
     /// - Parameter failingBind: an `errno` for `bind` to fail with, instead of binding: MockNetwork's
     ///   tests give the `EPERM` of a sandboxed macOS process, which Linux gives no process here.
     static func listenOnLoopback(backlog: Int32, failingBind: Int32? = nil) throws -> (fd: Int32, port: Int) {
-        let fd = socket(AF_INET, streamType, 0)
+        let fd = newStreamSocket()
         guard fd >= 0 else { throw Failure(operation: "socket", code: errno) }
         // The caller reads `errno` into `code` before `close` may change it.
         func fail(_ operation: String, _ code: Int32) -> Failure {
@@ -94,7 +93,7 @@ enum Socket {
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let fd = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listener, $0, &length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { acceptSocket(listener, $0, &length) }
         }
         guard fd >= 0 else {
             switch errno {
@@ -113,12 +112,14 @@ enum Socket {
         return .connection(fd, HTTPPeer(host: host, port: Int(UInt16(bigEndian: address.sin_port))))
     }
 
-    /// Non-blocking and close-on-exec; a listener reuses its address, a connection sends small
-    /// writes at once (no Nagle delay: heads and chunks are small).
+    /// Non-blocking and close-on-exec (unless it was born so); a listener reuses its address, a
+    /// connection sends small writes at once (no Nagle delay: heads and chunks are small).
     private static func configure(_ fd: Int32, listening: Bool) -> Bool {
-        let flags = fcntl(fd, F_GETFL)
-        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { return false }
-        guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else { return false }
+        if !bornCloseOnExec {
+            let flags = fcntl(fd, F_GETFL)
+            guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { return false }
+            guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else { return false }
+        }
         var one: Int32 = 1
         let size = socklen_t(MemoryLayout<Int32>.size)
         if listening {
@@ -160,6 +161,32 @@ enum Socket {
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         return poll(&entry, 1, 0) > 0
     }
+
+    /// Whether the peer has left, seen now without waiting: the end of its stream (it closed or shut
+    /// its sending side) or an error (a reset) is the next thing to read. Bytes it sent and the server
+    /// has not read yet come first: an end behind them is seen once they are read.
+    static func peerHasLeft(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, 0) > 0 else { return false }
+        if entry.revents & Int16(POLLERR | POLLHUP) != 0 { return true }
+        var byte: UInt8 = 0
+        while true {
+            let count = recv(fd, &byte, 1, peekFlags)
+            if count > 0 { return false }
+            if count == 0 { return true }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return false
+            default: return true
+            }
+        }
+    }
+
+    #if canImport(Darwin)
+        private static let peekFlags = MSG_PEEK | MSG_DONTWAIT
+    #else
+        private static let peekFlags = Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)
+    #endif
 
     /// Sends `bytes` if the socket takes them at once, and gives up otherwise (a refusal's answer).
     static func sendIfPossible(_ fd: Int32, _ bytes: [UInt8]) {

@@ -59,14 +59,6 @@ struct RequestParser {
         return true
     }
 
-    /// Whether the parser is inside a body, where bytes arriving count as progress.
-    var isReadingBody: Bool {
-        switch state {
-        case .head, .failed: false
-        default: true
-        }
-    }
-
     /// Consumes what it can of `input` and says what it found.
     mutating func next(from input: inout ByteQueue) -> Step {
         do throws(RequestFailure) {

@@ -9,7 +9,9 @@ import XCTest
 
 /// A server stopped (or released) while it answers a request cuts that answer short, and the test
 /// that owns the registry is told, as it is of a request still open when the test ends: a test
-/// that stops its server with `defer` does not pass over a request it never awaited.
+/// that stops its server with `defer` does not pass over a request it never awaited. The failure
+/// comes once the connection has closed (its client may be hanging up just then): the end of a
+/// test waits for it, as `awaitSettledFailures()` does here.
 final class MockServerStopTests: XCTestCase {
     private static let cutShort = "MockNetwork: the MockServer stopped while GET https://api.example.com/"
 
@@ -24,7 +26,7 @@ final class MockServerStopTests: XCTestCase {
             _ = try await gate.arrived()
         }
         server.stop()
-        let failures = mocks.takeFailures().map(\.message)
+        let failures = try await withWatchdog(20) { await mocks.awaitSettledFailures().map(\.message) }
         XCTAssertEqual(failures.count, 1, "\(failures)")
         XCTAssertTrue(
             failures.first?.hasPrefix(Self.cutShort + "feed was in flight, cutting its answer short.") == true)
@@ -43,7 +45,7 @@ final class MockServerStopTests: XCTestCase {
         }
         server = nil
         XCTAssertNil(server)
-        let failures = mocks.takeFailures().map(\.message)
+        let failures = try await withWatchdog(20) { await mocks.awaitSettledFailures().map(\.message) }
         XCTAssertEqual(failures.count, 1, "\(failures)")
         XCTAssertTrue(failures.first?.hasPrefix(Self.cutShort + "slow was in flight") == true, "\(failures)")
     }

@@ -38,11 +38,14 @@ final class RawHTTPClient: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private var isClosed = false
 
-    init(port: Int, timeout: TimeInterval = 5) throws {
+    /// Connects to 127.0.0.1 on `port`; with `closeOnExec` (Linux), a process started meanwhile
+    /// inherits nothing of this client.
+    init(port: Int, timeout: TimeInterval = 5, closeOnExec: Bool = false) throws {
         #if canImport(Darwin)
             fd = socket(AF_INET, SOCK_STREAM, 0)
         #else
-            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let cloexec = closeOnExec ? Int32(SOCK_CLOEXEC.rawValue) : 0
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | cloexec, 0)
         #endif
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         var wait = timeval()
