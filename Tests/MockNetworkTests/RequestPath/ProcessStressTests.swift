@@ -57,22 +57,44 @@ extension TimingSensitive {
             }
         }
 
-        /// 100 requests whose handlers block until the ordinary tests are done.
+        /// 100 requests whose synchronous handlers block until the ordinary tests are done.
         private func stuckSync() async throws {
-            let mocks = MockRegistry()
-            let address = "https://api.example.com/stuck"
-            let release = DispatchSemaphore(value: 0)
-            let started = Countdown(32)
+            let (mocks, address, release, started) = Self.blocking("stuck")
             mocks.register(address) { _ in
                 started.arrive()
                 release.wait()
                 return try .text("late")
             }
+            try await stayBlocked(mocks, address, count: 100, release: release, started: started)
+        }
+
+        /// 300 `async` handlers that block their threads (as a handler calling synchronous code does)
+        /// until the ordinary tests are done.
+        private func blockedAsync() async throws {
+            let (mocks, address, release, started) = Self.blocking("blocked")
+            mocks.register(address) { _ async throws in
+                started.arrive()
+                release.wait()
+                return try .text("late")
+            }
+            try await stayBlocked(mocks, address, count: 300, release: release, started: started)
+        }
+
+        /// A registry, its address, the gate its handlers block on and the count of those that started.
+        private static func blocking(_ path: String) -> (MockRegistry, String, DispatchSemaphore, Countdown) {
+            (MockRegistry(), "https://api.example.com/\(path)", DispatchSemaphore(value: 0), Countdown(32))
+        }
+
+        /// Sends `count` requests at once; once the registry's whole share is stuck, says the hostile
+        /// test is at its worst, waits for the ordinary ones, then lets every handler go.
+        private func stayBlocked(
+            _ mocks: MockRegistry, _ address: String, count: Int, release: DispatchSemaphore, started: Countdown
+        ) async throws {
             let session = mocks.session
             let url = try #require(URL(string: address))
             let requests = Task {
                 await withTaskGroup(of: Int.self) { group in
-                    for _ in 0..<100 {
+                    for _ in 0..<count {
                         group.addTask { await Self.status(session, url) }
                     }
                     return await group.reduce(0) { $0 + ($1 == 200 ? 1 : 0) }
@@ -81,37 +103,8 @@ extension TimingSensitive {
             await started.wait()  // the registry's whole share is stuck
             hostileReady.arrive()
             await ordinaryDone.wait()
-            for _ in 0..<100 { release.signal() }
-            #expect(await requests.value == 100)
-        }
-
-        /// 300 `async` handlers that block their threads (as a handler calling synchronous code does)
-        /// until the ordinary tests are done.
-        private func blockedAsync() async throws {
-            let mocks = MockRegistry()
-            let address = "https://api.example.com/blocked"
-            let release = DispatchSemaphore(value: 0)
-            let started = Countdown(32)
-            mocks.register(address) { _ async throws in
-                started.arrive()
-                release.wait()
-                return try .text("late")
-            }
-            let session = mocks.session
-            let url = try #require(URL(string: address))
-            let requests = Task {
-                await withTaskGroup(of: Int.self) { group in
-                    for _ in 0..<300 {
-                        group.addTask { await Self.status(session, url) }
-                    }
-                    return await group.reduce(0) { $0 + ($1 == 200 ? 1 : 0) }
-                }
-            }
-            await started.wait()
-            hostileReady.arrive()
-            await ordinaryDone.wait()
-            for _ in 0..<300 { release.signal() }
-            #expect(await requests.value == 300)
+            for _ in 0..<count { release.signal() }
+            #expect(await requests.value == count)
         }
 
         /// A 50 MB JSON body, matched against four `.jsonBody` routes that do not fit and a catch-all.
