@@ -95,8 +95,9 @@ extension Lifecycle {
     ///
     /// "Surely started": a job of the lowest priority, enqueued on the pool now, has run (the pool
     /// starts the jobs of a priority in the order they came, and higher ones first, so a task made
-    /// earlier has started: on a pool one thread wide, its first step has run), and 20 ms more have
-    /// passed without a request (its first step on another thread, even one the system preempted).
+    /// earlier has started: on a pool one thread wide, its first step has run), and 20 ms more, plus
+    /// five times what the pool took to start that job, have passed without a request (its first step
+    /// on another thread, even one the system preempted on a loaded machine).
     /// So a test that leaves a long-lived task running (one that awaits a stream, say) pays about
     /// 20 ms, not the bound.
     static func awaitingTasksLeftRunning<R>(
@@ -123,8 +124,14 @@ extension Lifecycle {
             started.set()
             registry?.noteChange()
         }
+        let enqueued = DispatchTime.now().uptimeNanoseconds
         Task.detached(priority: .background) {
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20), execute: wake)
+            // The grace grows with how long the pool took to start this job: on a machine whose cores
+            // are taken (a sanitizer, other tests spinning), a task's first step takes longer too.
+            let waited = DispatchTime.now().uptimeNanoseconds - enqueued
+            let grace = 20_000_000 + 5 * waited
+            DispatchQueue.global().asyncAfter(
+                deadline: .now() + .nanoseconds(Int(min(grace, 500_000_000))), execute: wake)
         }
         await registry.awaitChange(until: .now() + bound) { [weak registry] in
             gone.isSet || started.isSet || (registry?.requestsMade ?? made) > made
