@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import MockNetworkServer
 import MockNetworkTesting
 import OpenAPIAsyncHTTPClient
@@ -18,10 +19,8 @@ struct ArticleSnippetTests {
         let origin = "https://api.example.com"
         let server = try MockServer(serving: mocks, as: [origin])
 
-        let todo = try await withHTTPClient { httpClient in
-            let todos = TodoClient(baseURL: server.url, httpClient: httpClient)
-            return try await todos.todo(id: 1)
-        }
+        let todos = TodoClient(baseURL: server.url, httpClient: .shared)
+        let todo = try await todos.todo(id: 1)
         #expect(todo.title == "milk")
     }
 
@@ -33,12 +32,9 @@ struct ArticleSnippetTests {
         let origin = "https://api.example.com"
         let server = try MockServer(serving: mocks, as: [origin])
 
-        let output = try await withHTTPClient { httpClient in
-            let transport = AsyncHTTPClientTransport(
-                configuration: .init(client: httpClient))
-            let client = Client(serverURL: server.url, transport: transport)
-            return try await client.getTodo(path: .init(id: 1))
-        }
+        let transport = AsyncHTTPClientTransport()  // HTTPClient.shared
+        let client = Client(serverURL: server.url, transport: transport)
+        let output = try await client.getTodo(path: .init(id: 1))
         #expect(try output.ok.body.json.title == "milk")
     }
 }
