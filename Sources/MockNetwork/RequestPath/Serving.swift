@@ -286,6 +286,13 @@ package final class ServedExchange: Sendable {
         if armed { DispatchQueue.global().asyncAfter(deadline: due, execute: item) }
     }
 
+    /// Answers as unmatched, with `message` as the report and a failure of the registry's test: a
+    /// request let through to the network that may not go there.
+    private func refuse(_ message: String) {
+        core.record(MockFailure(message: message, location: nil))
+        emit(.unmatched(report: message))
+    }
+
     private func deliver(_ answer: MockRegistry.Answer) {
         guard !isCancelled else { return }
         if let report = answer.unmatchedReport {
@@ -303,8 +310,7 @@ package final class ServedExchange: Sendable {
                     + "test, matched no handler. The registry lets such requests through to the network "
                     + "(.passToNetwork, or an archive that records), but a forwarded request never goes there: "
                     + "it was answered as unmatched.\nFix: register a handler for it in the test."
-                core.record(MockFailure(message: message, location: nil))
-                emit(.unmatched(report: message))
+                refuse(message)
                 return
             }
             if let url = outgoing.url, isOwnAddress(url) {
@@ -316,8 +322,7 @@ package final class ServedExchange: Sendable {
                     + "answered 404.\nFix: register a handler for it, or serve the registry as the origin the "
                     + "client means (MockServer(serving:as: [\"https://api.example.com\"])), so that a request "
                     + "let through goes there."
-                core.record(MockFailure(message: message, location: nil))
-                emit(.unmatched(report: message))
+                refuse(message)
                 return
             }
             NetworkPassage.send(

@@ -171,26 +171,6 @@ func processThreadCount() -> Int? {
     return line.flatMap { Int($0.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)) }
 }
 
-/// As `endRunUnlessFinished(_:within:_:)`, and the message says how far the work got: what
-/// `progress` returns when the time is up (read on the watchdog's own thread, so it must not wait
-/// on Dispatch or the concurrency pool).
-func endRunUnlessFinished(
-    _ finished: Shared<Bool>, within seconds: TimeInterval, _ what: String,
-    progress: @escaping @Sendable () -> String
-) {
-    Thread.detachNewThread {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while Date() < deadline {
-            if finished.current { return }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        guard !finished.current else { return }
-        FileHandle.standardError.write(
-            Data("error: \(what) still had not finished after \(seconds) s: a hang (\(progress()))\n".utf8))
-        exit(1)
-    }
-}
-
 /// What `session` answers for `request`, waited for on this thread: what a synchronous handler
 /// that asks another service does.
 func outcomeWaitingOnThisThread(_ session: URLSession, _ request: URLRequest) -> Outcome {

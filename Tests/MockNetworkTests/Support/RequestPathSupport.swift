@@ -20,7 +20,13 @@ struct Hang: Error, CustomStringConvertible {
 ///
 /// The watchdog is a thread of its own, not Dispatch's: a process that ran out of Dispatch threads
 /// would never run a timer of Dispatch's.
-func endRunUnlessFinished(_ finished: Shared<Bool>, within seconds: TimeInterval, _ what: String) {
+///
+/// With `progress`, the message says how far the work got: what it returns when the time is up (read
+/// on the watchdog's own thread, so it must not wait on Dispatch or the concurrency pool).
+func endRunUnlessFinished(
+    _ finished: Shared<Bool>, within seconds: TimeInterval, _ what: String,
+    progress: (@Sendable () -> String)? = nil
+) {
     Thread.detachNewThread {
         let deadline = Date(timeIntervalSinceNow: seconds)
         while Date() < deadline {
@@ -28,7 +34,9 @@ func endRunUnlessFinished(_ finished: Shared<Bool>, within seconds: TimeInterval
             Thread.sleep(forTimeInterval: 0.05)
         }
         guard !finished.current else { return }
-        FileHandle.standardError.write(Data("error: \(what) still had not finished after \(seconds) s: a hang\n".utf8))
+        let got = progress.map { " (\($0()))" } ?? ""
+        FileHandle.standardError.write(
+            Data("error: \(what) still had not finished after \(seconds) s: a hang\(got)\n".utf8))
         exit(1)
     }
 }
