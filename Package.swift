@@ -11,15 +11,25 @@ let package = Package(
         .library(name: "MockNetwork", targets: ["MockNetwork"]),
         .library(name: "MockNetworkTesting", targets: ["MockNetworkTesting"]),
         .library(name: "MockNetworkServer", targets: ["MockNetworkServer"]),
+        .library(name: "MockNetworkArchives", targets: ["MockNetworkArchives"]),
+        .library(name: "MockNetworkApp", targets: ["MockNetworkApp"]),
     ],
     targets: [
         .target(name: "MockNetwork"),
-        .target(name: "MockNetworkTesting", dependencies: ["MockNetwork"]),
+        // HAR archives: replay, record, export, redaction, a failing test's traffic.
+        .target(name: "MockNetworkArchives", dependencies: ["MockNetwork"]),
+        // The trait and the base class, which replay and record archives and attach a failing test's traffic.
+        .target(name: "MockNetworkTesting", dependencies: ["MockNetwork", "MockNetworkArchives"]),
+        // The app's side of UI tests: launch-environment scenarios, stubs, archives, forwarding to a server.
+        .target(name: "MockNetworkApp", dependencies: ["MockNetwork", "MockNetworkArchives"]),
         // The HTTP door: a loopback server on the platform's sockets and Dispatch, the core its only dependency.
         .target(name: "MockNetworkServer", dependencies: ["MockNetwork"]),
-        .executableTarget(name: "MockNetworkBenchmark", dependencies: ["MockNetwork", "MockNetworkServer"]),
+        .executableTarget(
+            name: "MockNetworkBenchmark", dependencies: ["MockNetwork", "MockNetworkArchives", "MockNetworkServer"]),
         .testTarget(
-            name: "MockNetworkTests", dependencies: ["MockNetwork", "MockNetworkTesting", "MockNetworkServer"],
+            name: "MockNetworkTests", dependencies: [
+                "MockNetwork", "MockNetworkTesting", "MockNetworkServer", "MockNetworkArchives", "MockNetworkApp",
+            ],
             // Archives next to the tests are read from the source tree, as users' recordings are.
             exclude: ["HAR/Archives", "SwiftTesting/Archives"], resources: [.copy("Fixtures")]),
         .target(name: "DogAPI", path: "Examples/DogAPI/Sources/DogAPI"),
@@ -39,7 +49,7 @@ let package = Package(
             name: "GraphQLClientTests", dependencies: ["GraphQLClient", "MockNetworkTesting"],
             path: "Examples/GraphQLClient/Tests/GraphQLClientTests"),
         .executableTarget(
-            name: "CatBreedsDemo", dependencies: ["CatBreeds", "MockNetwork"],
+            name: "CatBreedsDemo", dependencies: ["CatBreeds", "MockNetwork", "MockNetworkApp"],
             path: "Examples/CatBreeds/Sources/CatBreedsDemo", resources: [.copy("Fixtures")]),
     ]
 )

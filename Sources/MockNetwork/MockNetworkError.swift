@@ -14,22 +14,11 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
     case sequenceExhausted(request: String, count: Int)
     /// A download task, which Foundation on Linux cannot complete through a custom protocol.
     case downloadUnsupported(String)
-    /// A file that ``MockRegistry/stubs(_:variant:in:unmatched:)`` serves and that is not in the
-    /// variant's folder of the bundle.
-    case missingStub(name: String, variant: String, bundle: String)
-    /// `MOCKNETWORK_RECORD` holds a value that is not a ``HTTPArchive/RecordMode``.
-    case invalidRecordMode(String)
-    /// An archive to replay that does not exist; `command` records it.
-    case missingArchive(path: String, command: String)
     /// An upload task whose body Foundation did not pass on to MockNetwork (some upload forms on
     /// Apple platforms), so a handler would have seen an empty body.
     case uploadBodyUnreachable(String, bytes: Int)
     /// `MockResponse.json(_:encoder:status:headers:)` got a value its encoder cannot encode.
     case unencodableJSON(type: String, reason: String)
-    /// Two registries would record into the same archive file at once; `owner` is the one already recording.
-    case archiveInUse(path: String, owner: String)
-    /// An archive to record that is the copy inside a built bundle, which the next build replaces.
-    case archiveInBundle(path: String)
     /// A streamed body, server-sent event or pacing that cannot be sent as given; says why.
     case invalidStream(String)
     /// No request came that a test waited for (``MockRegistry/nextRequest(matching:timeout:)-(_,Duration)``,
@@ -59,16 +48,6 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
         case .sequenceExhausted(let request, let count):
             "MockNetwork: \(request) was requested more often than its \(count) registered responses. "
                 + "Register more responses, or expect fewer requests."
-        case .missingStub(let name, let variant, let bundle):
-            "MockNetwork: no file \"\(name)\" for the stub variant \"\(variant)\" in the bundle at \(bundle) "
-                + "(looked for \(AppStubs.candidates(for: name, variant: variant).joined(separator: " and "))). "
-                + "Add the file to that variant's folder, or point the URL at a file that exists."
-        case .invalidRecordMode(let text):
-            "MockNetwork: MOCKNETWORK_RECORD=\(text) is not a record mode. Use none (replay only, the default), "
-                + "once (record archives that do not exist yet), rewrite (record them afresh) or missing (record "
-                + "only the requests an archive lacks)."
-        case .missingArchive(let path, let command):
-            "MockNetwork: there is no archive at \(path) to replay. Record it from the real server: \(command)"
         case .uploadBodyUnreachable(let url, let bytes):
             "MockNetwork: the \(bytes)-byte body of the upload task for \(url) did not reach MockNetwork: "
                 + "Foundation on this platform passes it to no URLProtocol. Send the body as the request's "
@@ -77,14 +56,6 @@ public enum MockNetworkError: Error, Equatable, CustomStringConvertible, Localiz
             "MockNetwork: .json(_:) could not encode the \(type) to JSON: \(reason). Give it a value JSON can "
                 + "hold (JSONEncoder has no NaN or infinity unless its nonConformingFloatEncodingStrategy says how), "
                 + "or pass the JSON text."
-        case .archiveInUse(let path, let owner):
-            "MockNetwork: \(owner) is already recording the archive \(path); recording into it here too would "
-                + "overwrite one with the other. Give each test an archive of its own, or record them one at a time."
-        case .archiveInBundle(let path):
-            "MockNetwork: \(path) is the copy of an archive that a build put in a bundle; a recording there "
-                + "would be replaced by the next build. Record the archive in your source tree: pass its path there "
-                + "to useArchive(at:), or use the .mockNetwork(archive:bundle:) trait or MockNetworkTestCase's "
-                + "useArchive(_:bundle:), which record next to the test and replay from the bundle on a device."
         case .invalidStream(let reason):
             "MockNetwork: \(reason)"
         case .requestNotSeen(let report):

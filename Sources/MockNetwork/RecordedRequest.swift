@@ -23,12 +23,12 @@ public struct RecordedRequest: Sendable, Equatable {
     public var headers: [String: String] { request.allHTTPHeaderFields ?? [:] }
 
     /// When the request arrived.
-    let started: Date
+    package let started: Date
     /// What it was answered with, once it was (for ``MockRegistry/exportedArchive(redaction:)``).
-    var outcome: Outcome?
+    package var outcome: Outcome?
 
     /// What a request got.
-    enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// A response and its body, after `delay` seconds.
         case response(HTTPURLResponse, Data, delay: TimeInterval)
         /// No response: the request failed with this error.

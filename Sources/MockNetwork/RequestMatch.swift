@@ -61,7 +61,7 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
     /// Query items that must be present with these values; others may be there too.
     var queryItems: [(name: String, value: String)] = []
     /// The GraphQL operation the body must carry (see `graphQL(_:type:variables:allVariables:)`).
-    var graphQL: GraphQLRule?
+    package var graphQL: GraphQLRule?
     /// Parts a multipart body must have.
     var parts: [PartRule] = []
 

@@ -2,6 +2,7 @@
 
 import Foundation
 import MockNetwork
+import MockNetworkArchives
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

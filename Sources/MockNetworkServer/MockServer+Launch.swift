@@ -10,8 +10,13 @@ extension MockServer {
     /// requests as they are (their original URLs), live. A UI test writes them with
     /// `app.launchEnvironment.mockNetwork(server: server)`.
     public var launchEnvironment: [String: String] {
-        [LaunchSettings.serverVariable: url.absoluteString, LaunchSettings.secretVariable: secret]
+        [Self.serverVariable: url.absoluteString, Self.secretVariable: secret]
     }
+
+    /// Where the app finds the server, as MockNetworkApp's `MockRegistry.launched(…)` reads it.
+    package static let serverVariable = "MOCKNETWORK_SERVER"
+    /// Where the app finds the server's secret.
+    package static let secretVariable = "MOCKNETWORK_SERVER_SECRET"
 
     /// A new server's secret: 32 bytes from the system's random source, in hex.
     static func newSecret() -> String {

@@ -1,3 +1,4 @@
 // `import MockNetworkTesting` is all a test file needs: `MockRegistry`, `MockResponse`,
-// `RequestMatch` and `HTTPArchive` come with it.
+// `RequestMatch` come with it, and `HTTPArchive` with the archives the trait and the base class use.
 @_exported import MockNetwork
+@_exported import MockNetworkArchives

@@ -123,7 +123,7 @@
         ///   - filePath: the test's source file; leave the default.
         ///   - line: where the call is; leave the default.
         ///   - column: where the call is; leave the default.
-        /// - Throws: `HTTPArchive.LoadError` for a broken archive, `MockNetworkError.missingArchive` when
+        /// - Throws: `HTTPArchive.LoadError` for a broken archive, `ArchiveError.missingArchive` when
         ///   there is nothing to replay.
         public func useArchive(
             _ name: String, mode: HTTPArchive.RecordMode? = nil, matching: HTTPArchive.Matching = .methodAndURL,

@@ -91,11 +91,8 @@ final class ErrorTests: XCTestCase {
             .invalidRedirectStatus(200), .missingFixture(name: "user", bundle: "/tmp/Bundle"),
             .sequenceExhausted(request: "GET https://a.example/x", count: 3),
             .downloadUnsupported("https://a.example/f"),
-            .missingStub(name: "user", variant: "empty", bundle: "/tmp/Bundle"), .invalidRecordMode("all"),
-            .missingArchive(path: "/tmp/a.har", command: "MOCKNETWORK_RECORD=once swift test"),
             .uploadBodyUnreachable("https://a.example/upload", bytes: 12),
             .unencodableJSON(type: "Double", reason: "NaN"),
-            .archiveInUse(path: "/tmp/a.har", owner: "the test load()"), .archiveInBundle(path: "/tmp/B.bundle/a.har"),
         ]
         for error in errors {
             // What Apple's URLSession hands the caller: an NSError made from the domain, code and user info.

@@ -173,7 +173,7 @@ extension MockResponse {
     /// `application/graphql-response+json` when it is acceptable at least as much as
     /// `application/json` (listed first at the same weight), else `application/json` (with no
     /// `Accept`, or an `Accept` that names neither, as a legacy client expects).
-    static func graphQLMediaType(accepting accept: String?) -> String {
+    package static func graphQLMediaType(accepting accept: String?) -> String {
         var best: (type: String, weight: Double)?
         for member in HeaderValue.list(accept ?? "") {
             let type = member.lowercased

@@ -45,7 +45,7 @@ extension RequestMatch {
 
     /// A key that matches answering the same requests share: the URL as the query mode files it
     /// (`/items` for `/items?page=2` when the query is ignored), then the rules.
-    var groupingKey: String {
+    package var groupingKey: String {
         guard case .url(let url, let query) = target, query != .exact else { return description }
         var copy = self
         copy.target = .url(URLKeys.key(url, query), query)

@@ -7,14 +7,14 @@ import Foundation
 /// Matching what is inside a body: a GraphQL operation, multipart parts.
 extension RequestMatch {
     /// What a GraphQL match asks of a request's operation.
-    struct GraphQLRule: Sendable {
+    package struct GraphQLRule: Sendable {
         let name: String?
         let type: GraphQLOperation.OperationType?
         let variables: [String: JSONValue]?
         let allVariables: Bool
         /// What an archive's redaction wrote in place of a secret: an expected variable holding it
         /// fits any value there (`RedactedVariables.swift`); `nil` outside archives.
-        var redactedValue: String?
+        package var redactedValue: String?
 
         /// How much it narrows: a name more than variables, variables more than a type.
         var specificity: Int {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The keys URLs are filed under, one per way of matching the query.
-enum URLKeys {
+package enum URLKeys {
     static func key(_ url: URL, _ query: RequestMatch.Query) -> String {
         key(url.absoluteString, query)
     }
@@ -35,7 +35,7 @@ enum URLKeys {
     /// of a registration; a string in the plain form most URLs take (`scheme://host.name/path?query`,
     /// no percent signs, no user or port, nothing to encode) is already its own absolute string,
     /// so that form skips the parse.
-    static func absoluteString(_ text: String) -> String? {
+    package static func absoluteString(_ text: String) -> String? {
         if isPlainAbsolute(text) { return text }
         guard let url = URL(string: text), url.scheme != nil else { return nil }
         // Copied into a string of Swift's own: the one `URL` gives for a string it had to encode

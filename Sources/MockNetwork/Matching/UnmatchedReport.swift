@@ -7,13 +7,13 @@ import Foundation
 extension MockRegistry.Core {
     /// The error for a request no handler matches, after recording the failure that explains it:
     /// what was asked, the nearest registered match and how it differs, and the fix.
-    func unmatchedError(_ request: RecordedRequest, archive: ArchiveBinding?) -> URLError {
-        unmatchedFailure(request, archive: archive).error
+    func unmatchedError(_ request: RecordedRequest, backing: (any RegistryBacking)?) -> URLError {
+        unmatchedFailure(request, backing: backing).error
     }
 
     /// The error for a request no handler matches and the report recorded for it (what a served
     /// request's answer carries as its body).
-    func unmatchedFailure(_ request: RecordedRequest, archive: ArchiveBinding?) -> (error: URLError, report: String) {
+    func unmatchedFailure(_ request: RecordedRequest, backing: (any RegistryBacking)?) -> (error: URLError, report: String) {
         let shown = MockRegistry.shortened(request.url.absoluteString)
         // The body as GraphQL and part rules read it, once for every route the report asks.
         let reading = BodyReading(request.request, body: request.body)
@@ -23,9 +23,7 @@ extension MockRegistry.Core {
         let meansGraphQL = problem != nil && Self.meansGraphQL(request)
         let carrying = operation.map { " (\(MockRegistry.shortened($0.description)))" } ?? ""
         let summary =
-            archive.map {
-                "MockNetwork: no entry for \(request.method) \(shown)\(carrying) in the archive \($0.shownAs)"
-            }
+            backing.map { $0.unmatchedHeadline("\(request.method) \(shown)\(carrying)") }
             ?? "MockNetwork: no handler for \(request.method) \(shown)\(carrying)"
         let (registered, count, fitting) = state.withLock { state in
             // The first ten registered, for the list; the routes whose URL fits, from the index.
@@ -110,8 +108,8 @@ extension MockRegistry.Core {
             lines += registered.map { "  \(MockRegistry.shortened($0.match.description))" }
             if count > 10 { lines.append("  … and \(count - 10) more") }
         }
-        if let archive {
-            lines.append("Fix: \(archive.fix) (or correct the URL the client builds).")
+        if let backing {
+            lines.append("Fix: \(backing.unmatchedFix) (or correct the URL the client builds).")
         } else if !failedRules.isEmpty, nearOperation, let problem, let near {
             lines.append(
                 "Fix: the request carries no GraphQL operation (\(problem.reason)), so the GraphQL handler registered "

@@ -136,7 +136,7 @@ extension MockRegistry {
     /// The registry's share of the threads handlers run on: a ``TestTaskRunner`` runs them there.
     package var handlerShare: HandlerShare { core.share }
 
-    func record(_ failure: MockFailure) {
+    package func record(_ failure: MockFailure) {
         core.record(failure)
     }
 }

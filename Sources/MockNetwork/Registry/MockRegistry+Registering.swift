@@ -253,17 +253,17 @@ extension MockRegistry {
 
     func add(
         _ match: RequestMatch, _ expectedCalls: Int?, _ location: SourceLocation,
-        _ responders: [Responder], repeatsLast: Bool, fromArchive: Bool = false,
+        _ responders: [Responder], repeatsLast: Bool, fromBacking: Bool = false,
         runsUserCode: Bool = true
     ) -> MockRoute {
         add(
             match, expectedCalls, location, routeResponders: responders.map(RouteResponder.fixed),
-            repeatsLast: repeatsLast, fromArchive: fromArchive, runsUserCode: runsUserCode)
+            repeatsLast: repeatsLast, fromBacking: fromBacking, runsUserCode: runsUserCode)
     }
 
     func add(
         _ match: RequestMatch, _ expectedCalls: Int?, _ location: SourceLocation,
-        routeResponders responders: [RouteResponder], repeatsLast: Bool, fromArchive: Bool = false,
+        routeResponders responders: [RouteResponder], repeatsLast: Bool, fromBacking: Bool = false,
         runsUserCode: Bool = true
     ) -> MockRoute {
         switch match.target {
@@ -292,7 +292,7 @@ extension MockRegistry {
             state.nextID += 1
             let route = Route(
                 id: state.nextID, match: match, responders: responders, repeatsLast: repeatsLast,
-                rank: fromArchive ? .archive : Self.defaultsOf == ObjectIdentifier(core) ? .defaults : .test,
+                rank: fromBacking ? .backing : Self.defaultsOf == ObjectIdentifier(core) ? .defaults : .test,
                 runsUserCode: runsUserCode,
                 expectedCalls: expectedCalls, location: location)
             state.insert(route)

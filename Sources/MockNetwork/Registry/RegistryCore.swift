@@ -19,8 +19,8 @@ extension MockRegistry {
         let share = HandlerShare()
         /// Whether the end of a test fails for every handler never called.
         let requiresEveryHandlerCalled = Locked(false)
-        /// Whether a failing test's report gets the traffic (`attachesTrafficOnFailure`).
-        let attachesTraffic = Locked(TrafficReport.onByEnvironment)
+        /// Products' settings for this registry (`MockRegistry[setting:]`).
+        let settings = Locked<[ObjectIdentifier: any Sendable]>([:])
         /// What stops when the test that owns the registry ends (``MockRegistry/stopWithTest(_:)``).
         let stopsWithTest = Locked<[WeakStopping]>([])
 

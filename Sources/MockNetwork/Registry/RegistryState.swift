@@ -67,8 +67,8 @@ extension MockRegistry {
     enum Rank: Int, Sendable {
         /// Registered inside `registerDefaults`: what a test starts with.
         case defaults
-        /// An entry of an archive the registry replays.
-        case archive
+        /// An entry of what stands behind the handlers (``RegistryBacking``), such as a recorded file.
+        case backing
         /// A handler the test registered.
         case test
     }
@@ -137,8 +137,8 @@ extension MockRegistry {
         /// Those waiting for the requests above to change (``MockRegistry/settle()``), woken once.
         var changeWaiters: [ChangeWaiter] = []
         var responses: [String: CachedResponse] = [:]
-        /// The archive this registry replays or records, if any.
-        var archive: ArchiveBinding?
+        /// What stands behind the handlers (a product's, such as a recorded file), if any.
+        var backing: (any RegistryBacking)?
         /// The gates `hold(_:)` made, asked for requests still held when a test ends.
         var gates: [RequestGate] = []
         /// The numbers of the logged requests `nextRequest(matching:)` has returned.

@@ -103,7 +103,7 @@ extension MockRegistry.Core {
                 if inline { return .userCode }
                 number = state.logRequest(recorded)
                 // A GraphQL batch: each operation by its own handler (`GraphQLBatches.swift`).
-                if !unmatched.passes(recorded.url), state.archive?.isRecording != true,
+                if !unmatched.passes(recorded.url), state.backing?.sendsUnmatchedToNetwork != true,
                     let batch = batchResponder(for: recorded)
                 {
                     return .deferred((batch, SourceLocation()))
@@ -150,11 +150,11 @@ extension MockRegistry.Core {
             record(MockFailure(message: error.description, location: location))
             step = (Answer(result: .failure(error)), false)
         case .unmatched:
-            let archive = state.withLock { $0.archive }
-            if unmatched.passes(recorded.url) || archive?.isRecording == true {
+            let backing = state.withLock { $0.backing }
+            if unmatched.passes(recorded.url) || backing?.sendsUnmatchedToNetwork == true {
                 return (Answer(result: .failure(URLError(.unknown)), passToNetwork: true, logNumber: number), false)
             }
-            let (error, report) = unmatchedFailure(recorded, archive: archive)
+            let (error, report) = unmatchedFailure(recorded, backing: backing)
             step = (Answer(result: .failure(error), unmatchedReport: report), false)
         }
         return settled(number, step)
@@ -185,7 +185,7 @@ extension MockRegistry.Core {
             } else {
                 throw CancellationError()  // (never: an async responder's answer comes in `awaited`)
             }
-        } catch let error as MockNetworkError {
+        } catch let error as any MockInputError {
             record(MockFailure(message: error.description, location: chosen.location))
             return (Answer(result: .failure(error)), false)
         } catch {
@@ -275,8 +275,8 @@ extension MockRegistry.Core {
 }
 
 extension MockRegistry {
-    static func describe(_ error: any Error) -> String {
-        if let error = error as? MockNetworkError { return error.description }
+    package static func describe(_ error: any Error) -> String {
+        if let error = error as? any MockInputError { return error.description }
         if let error = error as? URLError {
             return "URLError(\(error.code.rawValue)): \(error.localizedDescription)"
         }

@@ -58,7 +58,7 @@ extension MockRegistry.Core {
         }
         switch pick {
         case .none:
-            throw unmatchedError(recorded, archive: nil)
+            throw unmatchedError(recorded, backing: nil)
         case .exhausted(let count, let location):
             let error = MockNetworkError.sequenceExhausted(
                 request: "\(recorded.method) \(recorded.url.absoluteString)", count: count)
@@ -71,7 +71,7 @@ extension MockRegistry.Core {
                 case .sync(let run): reply = try run(request)
                 case .async(let run), .held(let run): reply = try await run(request)
                 }
-            } catch let error as MockNetworkError {
+            } catch let error as any MockInputError {
                 record(MockFailure(message: error.description, location: location))
                 throw URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: error.description])
             }

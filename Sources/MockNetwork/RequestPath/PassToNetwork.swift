@@ -38,7 +38,8 @@ enum NetworkPassage {
         done: @escaping @Sendable (Result<(HTTPURLResponse, Data), any Error>) -> Void
     ) {
         let started = Date()
-        let recording = registry.state.withLock { $0.archive?.isRecording == true }
+        let backing = registry.state.withLock { $0.backing }
+        let recording = backing?.sendsUnmatchedToNetwork == true
         let unmatched = registry.unmatched
         let taskID = Locked<Int?>(nil)
         // Not from the caller's thread: on Linux every session's work queue targets one serial queue,
@@ -52,7 +53,7 @@ enum NetworkPassage {
                 } else {
                     result = .failure(error ?? URLError(.badServerResponse))
                 }
-                registry.passedToNetwork(request, number: number, result: result, started: started)
+                registry.passedToNetwork(request, number: number, result: result, started: started, backing: backing)
                 done(result)
             }
             guard keep(task) else { return }
@@ -111,5 +112,23 @@ private final class NetworkRedirects: NSObject, URLSessionTaskDelegate, Sendable
             return
         }
         completionHandler(follows(next) ? request : nil)
+    }
+}
+
+extension MockRegistry.Core {
+    /// Notes what the real network answered a request passed to it, and tells the registry's
+    /// backing when it sent the request there (a recording).
+    fileprivate func passedToNetwork(
+        _ request: URLRequest, number: Int, result: Result<(HTTPURLResponse, Data), any Error>, started: Date,
+        backing: (any RegistryBacking)?
+    ) {
+        switch result {
+        case .success(let (response, data)): settle(number, .response(response, data, delay: 0))
+        case .failure(let error): settle(number, .failure(MockRegistry.describe(error)))
+        }
+        guard let backing, backing.sendsUnmatchedToNetwork,
+            let message = backing.networkAnswered(request, result: result, started: started)
+        else { return }
+        record(MockFailure(message: message, location: nil))
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 
 extension RecordedRequest {
     /// The method a request is sent with: `GET` when it has none, or an empty one (as Foundation does).
-    static func method(of request: URLRequest) -> String {
+    package static func method(of request: URLRequest) -> String {
         guard let method = request.httpMethod, !method.isEmpty else { return "GET" }
         return method
     }
@@ -14,10 +14,10 @@ extension RecordedRequest {
 
 extension MockRegistry {
     /// The longest text a message shows of one URL or body; longer ones keep their start and end.
-    static let messageTextLimit = 300
+    package static let messageTextLimit = 300
 
     /// `text`, cut in the middle when it is longer than ``messageTextLimit``, saying how much was left out.
-    static func shortened(_ text: String, limit: Int = messageTextLimit) -> String {
+    package static func shortened(_ text: String, limit: Int = messageTextLimit) -> String {
         guard text.utf8.count > limit else { return text }
         let head = text.prefix(limit * 2 / 3)
         let tail = text.suffix(limit / 5)

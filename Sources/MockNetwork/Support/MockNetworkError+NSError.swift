@@ -9,7 +9,8 @@ extension MockNetworkError: CustomNSError {
     /// The domain of every `MockNetworkError` bridged to `NSError`.
     public static let errorDomain = "MockNetwork.MockNetworkError"
 
-    /// One code per case, stable across releases.
+    /// One code per case, stable across releases. Codes 7, 8, 9, 12 and 13 were the cases of stubs and
+    /// archives, whose errors are their products' now (`MockLaunchError`, `ArchiveError`); they are not reused.
     public var errorCode: Int {
         switch self {
         case .invalidStatusCode: 1
@@ -18,13 +19,8 @@ extension MockNetworkError: CustomNSError {
         case .missingFixture: 4
         case .sequenceExhausted: 5
         case .downloadUnsupported: 6
-        case .missingStub: 7
-        case .invalidRecordMode: 8
-        case .missingArchive: 9
         case .uploadBodyUnreachable: 10
         case .unencodableJSON: 11
-        case .archiveInUse: 12
-        case .archiveInBundle: 13
         case .invalidStream: 14
         case .requestNotSeen: 15
         case .undecodableBody: 16
@@ -48,13 +44,8 @@ extension MockNetworkError: CustomNSError {
         case .missingFixture(let name, let bundle): [name, bundle]
         case .sequenceExhausted(let request, let count): [request, String(count)]
         case .downloadUnsupported(let url): [url]
-        case .missingStub(let name, let variant, let bundle): [name, variant, bundle]
-        case .invalidRecordMode(let text): [text]
-        case .missingArchive(let path, let command): [path, command]
         case .uploadBodyUnreachable(let url, let bytes): [url, String(bytes)]
         case .unencodableJSON(let type, let reason): [type, reason]
-        case .archiveInUse(let path, let owner): [path, owner]
-        case .archiveInBundle(let path): [path]
         case .invalidStream(let reason), .requestNotSeen(let reason), .undecodableBody(let reason): [reason]
         }
     }
@@ -85,13 +76,8 @@ extension MockNetworkError: CustomNSError {
         case 4: rebuilt = value(1).map { .missingFixture(name: values[0], bundle: $0) }
         case 5: rebuilt = number(1).map { .sequenceExhausted(request: values[0], count: $0) }
         case 6: rebuilt = value(0).map { .downloadUnsupported($0) }
-        case 7: rebuilt = value(2).map { .missingStub(name: values[0], variant: values[1], bundle: $0) }
-        case 8: rebuilt = value(0).map { .invalidRecordMode($0) }
-        case 9: rebuilt = value(1).map { .missingArchive(path: values[0], command: $0) }
         case 10: rebuilt = number(1).map { .uploadBodyUnreachable(values[0], bytes: $0) }
         case 11: rebuilt = value(1).map { .unencodableJSON(type: values[0], reason: $0) }
-        case 12: rebuilt = value(1).map { .archiveInUse(path: values[0], owner: $0) }
-        case 13: rebuilt = value(0).map { .archiveInBundle(path: $0) }
         case 14: rebuilt = value(0).map { .invalidStream($0) }
         case 15: rebuilt = value(0).map { .requestNotSeen($0) }
         case 16: rebuilt = value(0).map { .undecodableBody($0) }

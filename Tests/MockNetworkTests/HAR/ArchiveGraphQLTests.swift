@@ -1,6 +1,7 @@
 import Foundation
 import MockNetwork
 import XCTest
+import MockNetworkArchives
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

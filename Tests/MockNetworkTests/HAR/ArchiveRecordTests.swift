@@ -2,6 +2,7 @@ import Foundation
 import MockNetwork
 import MockNetworkTesting
 import XCTest
+import MockNetworkArchives
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -72,7 +73,7 @@ final class ArchiveRecordTests: XCTestCase {
         try first.useArchive(at: file, mode: .rewrite)
         let second = MockRegistry()
         XCTAssertThrowsError(try second.useArchive(at: file, mode: .rewrite)) { error in
-            guard case .archiveInUse(let path, let owner) = error as? MockNetworkError else {
+            guard case .archiveInUse(let path, let owner) = error as? ArchiveError else {
                 return XCTFail("expected archiveInUse, got \(error)")
             }
             XCTAssertEqual(path, file.path)
@@ -81,7 +82,7 @@ final class ArchiveRecordTests: XCTestCase {
         // The second's failed claim leaves the first's in place: a third fails too.
         let third = MockRegistry()
         XCTAssertThrowsError(try third.useArchive(at: file, mode: .missing)) { error in
-            XCTAssertEqual((error as? MockNetworkError).map { "\($0)" }?.contains("is already recording"), true)
+            XCTAssertEqual((error as? ArchiveError).map { "\($0)" }?.contains("is already recording"), true)
         }
         // Once the first is done with it, the file is free.
         first.reset()
@@ -96,7 +97,7 @@ final class ArchiveRecordTests: XCTestCase {
         try Data("<plist/>".utf8).write(to: bundle.appendingPathComponent("Info.plist"))
         let inBundle = bundle.appendingPathComponent("Archives/ping.har")
         XCTAssertThrowsError(try MockRegistry().useArchive(at: inBundle, mode: .rewrite)) { error in
-            XCTAssertEqual(MockNetworkError(error), .archiveInBundle(path: inBundle.path))
+            XCTAssertEqual(error as? ArchiveError, .archiveInBundle(path: inBundle.path))
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import MockNetwork
 import XCTest
+import MockNetworkArchives
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -455,7 +456,7 @@ final class ArchiveReplayTests: XCTestCase {
         let file = folder.appendingPathComponent("never-recorded.har")
         XCTAssertThrowsError(try MockRegistry().useArchive(at: file, mode: .never)) { error in
             XCTAssertEqual(
-                MockNetworkError(error),
+                error as? ArchiveError,
                 .missingArchive(path: file.path, command: "MOCKNETWORK_RECORD=once swift test"))
             XCTAssertEqual(
                 "\(error)",
@@ -471,7 +472,7 @@ final class ArchiveReplayTests: XCTestCase {
         XCTAssertEqual(try HTTPArchive.RecordMode.fromEnvironment(["MOCKNETWORK_RECORD": "once"]), .once)
         XCTAssertEqual(try HTTPArchive.RecordMode.fromEnvironment(["MOCKNETWORK_RECORD": "REWRITE"]), .rewrite)
         XCTAssertThrowsError(try HTTPArchive.RecordMode.fromEnvironment(["MOCKNETWORK_RECORD": "all"])) { error in
-            XCTAssertEqual(MockNetworkError(error), .invalidRecordMode("all"))
+            XCTAssertEqual(error as? ArchiveError, .invalidRecordMode("all"))
             XCTAssertTrue("\(error)".contains("MOCKNETWORK_RECORD=all is not a record mode"), "\(error)")
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import MockNetwork
 import MockNetworkTesting
 import XCTest
+import MockNetworkArchives
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -79,7 +80,7 @@ final class ArchiveTestCaseTests: MockNetworkTestCase {
         let before = try Data(contentsOf: bundled)
         for mode in [HTTPArchive.RecordMode.rewrite, .missing] {
             XCTAssertThrowsError(try mocks.useArchive(at: bundled, mode: mode)) { error in
-                XCTAssertEqual(MockNetworkError(error), .archiveInBundle(path: bundled.path), "\(mode)")
+                XCTAssertEqual(error as? ArchiveError, .archiveInBundle(path: bundled.path), "\(mode)")
                 XCTAssertTrue("\(error)".contains("Record the archive in your source tree"), "\(error)")
             }
         }

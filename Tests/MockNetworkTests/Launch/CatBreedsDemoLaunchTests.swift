@@ -4,6 +4,8 @@
     import MockNetwork
     import MockNetworkTesting
     import XCTest
+    import MockNetworkArchives
+    import MockNetworkApp
 
     /// The end-to-end proof on Linux: the built `CatBreedsDemo` launched as a UI test launches an app,
     /// in a process of its own that only gets an environment, with each scenario and with archives;

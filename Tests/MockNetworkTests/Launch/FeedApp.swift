@@ -4,6 +4,7 @@ import XCTest
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    import MockNetworkApp
 #endif
 
 /// What the UI tests article's live snippets use of `XCUIApplication`, for a small feed app run in

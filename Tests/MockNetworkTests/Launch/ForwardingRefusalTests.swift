@@ -6,6 +6,7 @@ import XCTest
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    @testable import MockNetworkApp
 #endif
 
 /// What an app that forwards to a UI test's `MockServer` makes of a connection its platform refuses.

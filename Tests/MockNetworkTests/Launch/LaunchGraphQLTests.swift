@@ -5,6 +5,8 @@ import XCTest
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    import MockNetworkArchives
+    import MockNetworkApp
 #endif
 
 /// A launch scenario answers GraphQL operations from `graphql/<OperationName>.json`: in the media

@@ -5,6 +5,8 @@ import XCTest
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    import MockNetworkArchives
+    import MockNetworkApp
 #endif
 
 /// `MockRegistry.launched(…)`, the app's side of UI tests, in this process: what the launch

@@ -5,6 +5,7 @@ import XCTest
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    import MockNetworkApp
 #endif
 
 /// UI tests with live handlers, the app simulated in this process: the app's registry comes from

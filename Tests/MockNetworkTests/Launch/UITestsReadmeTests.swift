@@ -3,6 +3,7 @@
     import Foundation
     import MockNetworkTesting
     import XCTest
+    import MockNetworkApp
 
     /// The README's "UI tests" snippet, its test side as written, against the demo: on Linux there is
     /// no `XCUIApplication`, so `DemoApp` stands in for it, launching the built `CatBreedsDemo`.

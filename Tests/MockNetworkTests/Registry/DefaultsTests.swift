@@ -4,6 +4,7 @@ import XCTest
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    import MockNetworkArchives
 #endif
 
 /// `registerDefaults`: answers a test starts with, which its own handlers override.

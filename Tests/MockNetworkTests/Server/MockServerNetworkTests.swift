@@ -5,6 +5,7 @@ import XCTest
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    import MockNetworkArchives
 #endif
 
 /// A served request the registry lets through to the network goes there, as one on its session

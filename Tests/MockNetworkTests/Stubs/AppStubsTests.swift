@@ -4,6 +4,7 @@ import XCTest
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    import MockNetworkApp
 #endif
 
 /// `MockRegistry.stubs(_:variant:in:unmatched:)`, against bundles made in temporary directories.
@@ -62,9 +63,7 @@ final class AppStubsTests: XCTestCase {
         let stubs = MockRegistry.stubs([breedsURL: "breeds", userURL: "user"], variant: "broken", in: bundle)
 
         let error = await thrownError { try await send(stubs.session, "GET", self.userURL) }
-        XCTAssertEqual(
-            error.flatMap(MockNetworkError.init),
-            .missingStub(name: "user", variant: "broken", bundle: bundle.bundleURL.path))
+        assertMissingStub(error, .missingStub(name: "user", variant: "broken", bundle: bundle.bundleURL.path))
         XCTAssertEqual(
             stubs.failures.map(\.message),
             [
@@ -80,9 +79,7 @@ final class AppStubsTests: XCTestCase {
         let bundle = try bundle()
         let stubs = MockRegistry.stubs(routes, variant: "huge", in: bundle)
         let error = await thrownError { try await send(stubs.session, "GET", self.notesURL) }
-        XCTAssertEqual(
-            error.flatMap(MockNetworkError.init),
-            .missingStub(name: "notes.txt", variant: "huge", bundle: bundle.bundleURL.path))
+        assertMissingStub(error, .missingStub(name: "notes.txt", variant: "huge", bundle: bundle.bundleURL.path))
         XCTAssertTrue(
             "\(error.map { "\($0)" } ?? "")".contains("(looked for Fixtures/huge/notes.txt and huge/notes.txt)"))
     }
@@ -121,5 +118,19 @@ final class AppStubsTests: XCTestCase {
                 ?? false)
         let reply = try await send(stubs.session, "GET", breedsURL)
         XCTAssertEqual(reply.text, "[]")
+    }
+
+    /// The error a request for a missing stub failed with: `expected`, or on Apple platforms the
+    /// `NSError` URLSession rebuilds from it, with its domain and message.
+    private func assertMissingStub(
+        _ error: (any Error)?, _ expected: MockLaunchError, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        guard let error else { return XCTFail("no error", file: file, line: line) }
+        if let launchError = error as? MockLaunchError {
+            XCTAssertEqual(launchError, expected, file: file, line: line)
+        }
+        let bridged = error as NSError
+        XCTAssertEqual(bridged.domain, MockLaunchError.errorDomain, file: file, line: line)
+        XCTAssertEqual(bridged.localizedDescription, expected.description, file: file, line: line)
     }
 }

@@ -15,6 +15,7 @@
 import CatBreeds
 import Foundation
 import MockNetwork
+import MockNetworkApp
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

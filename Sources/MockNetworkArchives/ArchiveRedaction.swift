@@ -1,4 +1,5 @@
 import Foundation
+import MockNetwork
 
 extension HTTPArchive {
     /// What is taken out of an archive before it is written: secrets never reach the file.

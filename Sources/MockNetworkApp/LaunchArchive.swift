@@ -1,4 +1,6 @@
 import Foundation
+import MockNetwork
+import MockNetworkArchives
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,4 +1,5 @@
 import Foundation
+import MockNetwork
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -18,7 +19,7 @@ extension MockRegistry {
 
     /// `recorded` as an archive's entry; one not answered yet is left out, unless `unanswered`
     /// says what to note as its error.
-    static func entry(for recorded: RecordedRequest, unanswered: String?) -> HTTPArchive.Entry? {
+    package static func entry(for recorded: RecordedRequest, unanswered: String?) -> HTTPArchive.Entry? {
         let request = archived(recorded.request, body: recorded.body)
         switch recorded.outcome {
         case .response(let response, let data, let delay):
@@ -59,41 +60,27 @@ extension MockRegistry {
     }
 }
 
-extension MockRegistry.Core {
-    /// Notes what the real network answered a request passed to it, and records the exchange
-    /// when an archive is recording.
-    func passedToNetwork(
-        _ request: URLRequest, number: Int, result: Result<(HTTPURLResponse, Data), any Error>, started: Date
-    ) {
-        let archive = state.withLock { $0.archive }
+extension ArchiveBinding {
+    /// Records the exchange the real network answered; the failure to report when writing failed,
+    /// or the network did.
+    package func networkAnswered(
+        _ request: URLRequest, result: Result<(HTTPURLResponse, Data), any Error>, started: Date
+    ) -> String? {
+        guard isRecording else { return nil }
         switch result {
         case .success(let (response, data)):
-            settle(number, .response(response, data, delay: 0))
-            guard let archive, archive.isRecording else { return }
             let entry = HTTPArchive.Entry(
                 request: MockRegistry.archived(request, body: request.httpBody ?? Data()),
                 response: MockRegistry.archived(response, body: data),
                 startedDateTime: started, time: Date().timeIntervalSince(started) * 1000)
-            if let error = archive.append(entry) {
-                record(
-                    MockFailure(
-                        message: "MockNetwork: could not write the archive \(archive.file.path): "
-                            + "\(error.localizedDescription). Check that its folder can be written.",
-                        location: nil))
-            }
+            guard let error = append(entry) else { return nil }
+            return "MockNetwork: could not write the archive \(file.path): \(error.localizedDescription). Check "
+                + "that its folder can be written."
         case .failure(let error):
-            settle(number, .failure(MockRegistry.describe(error)))
-            guard let archive, archive.isRecording else { return }
-            let cancelled = (error as? URLError)?.code == .cancelled
-            if !cancelled {
-                record(
-                    MockFailure(
-                        message: "MockNetwork: while recording \(archive.file.path), "
-                            + "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "") failed on the real "
-                            + "network (\(MockRegistry.describe(error))), so nothing was recorded for it. Check that the "
-                            + "server is up and reachable, then record again.",
-                        location: nil))
-            }
+            guard (error as? URLError)?.code != .cancelled else { return nil }
+            return "MockNetwork: while recording \(file.path), \(request.httpMethod ?? "GET") "
+                + "\(request.url?.absoluteString ?? "") failed on the real network (\(MockRegistry.describe(error))), so "
+                + "nothing was recorded for it. Check that the server is up and reachable, then record again."
         }
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import MockNetwork
+import MockNetworkArchives
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -62,7 +64,7 @@ extension MockRegistry {
     /// - Throws: ``MockLaunchError`` when the scenario or archive named is not in the bundle (naming
     ///   those that are) or lacks files, a recording is asked of a bundle name, or the server named is
     ///   not on 127.0.0.1 or comes without its secret; ``HTTPArchive/LoadError``
-    ///   for a broken archive; ``MockNetworkError/invalidRecordMode(_:)`` for a bad `MOCKNETWORK_RECORD`.
+    ///   for a broken archive; ``ArchiveError/invalidRecordMode(_:)`` for a bad `MOCKNETWORK_RECORD`.
     ///   The error is also written to the report, so the test fails with it even when the app goes on
     ///   without mocks. Show or log it; never fall back to the network silently.
     public static func launched(

@@ -1,4 +1,5 @@
 import Foundation
+import MockNetwork
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -19,6 +20,11 @@ package struct TrafficReport: Sendable {
     package static let bodyLimit = 64 * 1024
     /// Earlier exchanges are left out once the bodies kept pass this many bytes.
     package static let totalLimit = 1024 * 1024
+
+    /// A registry's choice of ``MockRegistry/attachesTrafficOnFailure``, where the registry keeps it.
+    struct Setting: Sendable {
+        let attached: Bool
+    }
 }
 
 extension TrafficReport {
@@ -45,8 +51,8 @@ extension MockRegistry {
     /// whole run with `MOCKNETWORK_ATTACH_TRAFFIC=0`. The file holds the latest 100 requests, each
     /// body cut to its first 64 KB, and leaves out earlier ones once the bodies pass 1 MB.
     public var attachesTrafficOnFailure: Bool {
-        get { core.attachesTraffic.withLock { $0 } }
-        set { core.attachesTraffic.withLock { $0 = newValue } }
+        get { setting(TrafficReport.Setting.self)?.attached ?? TrafficReport.onByEnvironment }
+        set { set(TrafficReport.Setting(attached: newValue)) }
     }
 
     /// The test's traffic for the report of its failure, bounded: the latest
@@ -57,7 +63,7 @@ extension MockRegistry {
     package func trafficReport() -> TrafficReport? {
         let log = requests
         guard !log.isEmpty else { return nil }
-        let redaction = state.withLock { $0.archive?.redaction } ?? .standard
+        let redaction = (backing as? ArchiveBinding)?.redaction ?? .standard
         let latest = log.suffix(TrafficReport.entryLimit).compactMap {
             Self.entry(for: $0, unanswered: "still unanswered when the test ended")
         }

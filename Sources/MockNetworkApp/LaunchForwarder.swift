@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import MockNetwork
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -58,18 +59,13 @@ final class LaunchForwarder: Sendable {
     /// Registers the forwarding on `registry`, as a default: any handler registered otherwise (a
     /// scenario's stubs) and an archive's entries win over it.
     func install(on registry: MockRegistry) {
-        MockRegistry.$defaultsOf.withValue(ObjectIdentifier(registry.core)) {
-            _ = registry.add(
-                .host("*"), nil, SourceLocation(),
-                [.async { [self, weak registry] request in try await forward(request, for: registry) }],
-                repeatsLast: true)
-        }
+        registry.addFallback { [self, weak registry] request in try await forward(request, for: registry) }
     }
 
     /// Sends `original` (as the handlers saw it: its body in `httpBody`) to the server, and gives back
     /// the answer on `original`'s URL, or the error the test's handler failed with. A connection the
     /// platform refused is also a failure of `registry`, the app's, so its launch report lists it.
-    func forward(_ original: URLRequest, for registry: MockRegistry?) async throws -> MockRegistry.Reply {
+    func forward(_ original: URLRequest, for registry: MockRegistry?) async throws -> (HTTPURLResponse, Data) {
         let request = forwarded(original)
         let (data, response): (Data, HTTPURLResponse)
         do {
@@ -92,7 +88,7 @@ final class LaunchForwarder: Sendable {
             let answer = HTTPURLResponse(
                 url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1", headerFields: Self.fields(response))
         else { throw URLError(.badServerResponse) }
-        return .http(answer, data)
+        return (answer, data)
     }
 
     /// The request as it goes to the server: the original's path and query on the server's URL, its

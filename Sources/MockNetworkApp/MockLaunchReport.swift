@@ -1,4 +1,5 @@
 import Foundation
+import MockNetwork
 
 /// What the mocks of an app launched by a UI test saw: every request with its answer, the requests
 /// nothing answered (with the nearest match), and other failures. The app writes it as JSON to the

@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+import MockNetwork
+import MockNetworkArchives
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -41,7 +43,7 @@ package final class LaunchReportWriter: Sendable {
 
     private let settings: LaunchSettings
     private let redaction: HTTPArchive.Redaction
-    private let core: MockRegistry.Core
+    private let activity: @Sendable ((Int, Int, Set<Int>) -> Bool) -> MockRegistry.Activity?
     private let output: Locked<Output>
     /// What keeps the writer looking: the registry, or the session the app kept of it.
     private let watched: Watched
@@ -62,7 +64,7 @@ package final class LaunchReportWriter: Sendable {
     private init(registry: MockRegistry, settings: LaunchSettings, file: URL, redaction: HTTPArchive.Redaction) {
         self.settings = settings
         self.redaction = redaction
-        self.core = registry.core
+        activity = registry.activityReader()
         watched = Watched(registry: registry, session: registry.session)
         output = Locked(Output(file: file, written: nil))
     }
@@ -110,15 +112,13 @@ package final class LaunchReportWriter: Sendable {
     /// Writes the report when the registry changed since the last write.
     private func writeIfChanged() {
         output.withLock { output in
-            let snapshot: (Signature, [RecordedRequest], [MockFailure])? = core.state.withLock { state in
-                let signature = Signature(
-                    logged: state.log.total, failures: state.failures.count, inFlight: Set(state.inFlight.keys))
-                guard signature != output.written else { return nil }
-                return (signature, state.log.all, state.failures)
-            }
-            guard let (signature, log, failures) = snapshot else { return }
+            let written = output.written
+            guard
+                let seen = activity({ Signature(logged: $0, failures: $1, inFlight: $2) == written })
+            else { return }
+            let signature = Signature(logged: seen.logged, failures: seen.failures.count, inFlight: seen.inFlight)
             let report = Self.report(
-                settings, log: log, failures: failures, inFlight: signature.inFlight.count, redaction)
+                settings, log: seen.log, failures: seen.failures, inFlight: seen.inFlight.count, redaction)
             guard let data = try? report.json(), let file = Self.save(data, to: output.file) else { return }
             output.file = file
             output.written = signature

@@ -1,4 +1,5 @@
 import Foundation
+import MockNetwork
 
 /// How a test uses its archive: what the trait, the XCTest base class and
 /// ``MockRegistry/useArchive(at:mode:matching:redaction:latency:fileID:filePath:line:column:)`` pass on.
@@ -21,7 +22,7 @@ package struct ArchiveSettings: Sendable {
 }
 
 /// The archive a registry replays or records.
-final class ArchiveBinding: Sendable {
+final class ArchiveBinding: RegistryBacking {
     /// The archive's file.
     let file: URL
     /// How failures name the archive: its path, and where it came from when that matters.
@@ -55,7 +56,7 @@ final class ArchiveBinding: Sendable {
                 writers[path] = owner
                 return nil
             }
-            if let holder { throw MockNetworkError.archiveInUse(path: file.path, owner: holder) }
+            if let holder { throw ArchiveError.archiveInUse(path: file.path, owner: holder) }
         }
         self.file = file
         self.shownAs = shownAs ?? file.path
@@ -63,6 +64,13 @@ final class ArchiveBinding: Sendable {
         self.redaction = redaction
         self.fix = fix
         recorded = Locked((existing, []))
+    }
+
+    package var sendsUnmatchedToNetwork: Bool { isRecording }
+    package var unmatchedFix: String { fix }
+
+    package func unmatchedHeadline(_ shown: String) -> String {
+        "MockNetwork: no entry for \(shown) in the archive \(shownAs)"
     }
 
     deinit {

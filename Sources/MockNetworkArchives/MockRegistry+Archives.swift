@@ -1,4 +1,5 @@
 import Foundation
+import MockNetwork
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -51,9 +52,7 @@ extension MockRegistry {
             }
         }
         for group in groups {
-            _ = add(
-                group.match, nil, location, group.responses.map { response in .sync { _ in .mock(response) } },
-                repeatsLast: true, fromArchive: true, runsUserCode: false)
+            addBacking(group.match, answers: group.responses, at: location)
         }
     }
 
@@ -109,7 +108,7 @@ extension MockRegistry {
     ///
     /// A file inside a built bundle (`Bundle.module.url(forResource:…)`) is the copy a build made:
     /// it can be replayed, and recording into it throws
-    /// ``MockNetworkError/archiveInBundle(path:)``. Record the file in your source tree.
+    /// ``ArchiveError/archiveInBundle(path:)``. Record the file in your source tree.
     ///
     /// - Parameters:
     ///   - file: the archive's file, e.g. next to the test's source.
@@ -122,10 +121,10 @@ extension MockRegistry {
     ///   - filePath: where the archive is used from; leave the default.
     ///   - line: where the archive is used from; leave the default.
     ///   - column: where the archive is used from; leave the default.
-    /// - Throws: ``HTTPArchive/LoadError`` for a broken archive, ``MockNetworkError/missingArchive(path:command:)``
-    ///   when there is nothing to replay, ``MockNetworkError/invalidRecordMode(_:)`` for a bad
-    ///   `MOCKNETWORK_RECORD`, ``MockNetworkError/archiveInUse(path:owner:)`` when another registry
-    ///   records the file, ``MockNetworkError/archiveInBundle(path:)`` to record into a bundle's copy.
+    /// - Throws: ``HTTPArchive/LoadError`` for a broken archive, ``ArchiveError/missingArchive(path:command:)``
+    ///   when there is nothing to replay, ``ArchiveError/invalidRecordMode(_:)`` for a bad
+    ///   `MOCKNETWORK_RECORD`, ``ArchiveError/archiveInUse(path:owner:)`` when another registry
+    ///   records the file, ``ArchiveError/archiveInBundle(path:)`` to record into a bundle's copy.
     public func useArchive(
         at file: URL, mode: HTTPArchive.RecordMode? = nil, matching: HTTPArchive.Matching = .methodAndURL,
         redaction: HTTPArchive.Redaction = .standard, latency: HTTPArchive.Latency = .none,
@@ -154,16 +153,16 @@ extension MockRegistry {
         matching.redactedValue = settings.redaction.replacement
         let inBundle = ArchiveBinding.isInsideBundle(file)
         // An archive this registry used before lets go of its file first.
-        state.withLock { $0.archive = nil }
+        backing = nil
         let recordsAfresh = mode == .rewrite || (mode != .never && !exists)
-        if inBundle && (recordsAfresh || mode == .missing) { throw MockNetworkError.archiveInBundle(path: file.path) }
+        if inBundle && (recordsAfresh || mode == .missing) { throw ArchiveError.archiveInBundle(path: file.path) }
         let recordHere =
             "record it from the real server, which adds it to this test's archive and keeps the rest: \(command(.missing))"
         if recordsAfresh {
             let binding = try ArchiveBinding(
                 file: file, isRecording: true, redaction: settings.redaction, fix: recordHere, owner: owner)
             try HTTPArchive().write(to: file)
-            state.withLock { $0.archive = binding }
+            backing = binding
             return
         }
         if mode == .missing {
@@ -173,11 +172,11 @@ extension MockRegistry {
                 file: file, isRecording: true, redaction: settings.redaction, fix: recordHere, holding: existing,
                 owner: owner)
             try replay(existing, matching: matching, latency: settings.latency, at: location)
-            state.withLock { $0.archive = binding }
+            backing = binding
             return
         }
         guard let source = exists ? file : fallback else {
-            throw MockNetworkError.missingArchive(path: file.path, command: command(.once))
+            throw ArchiveError.missingArchive(path: file.path, command: command(.once))
         }
         try replay(HTTPArchive(contentsOf: source), matching: matching, latency: settings.latency, at: location)
         // Bound, so that a missing entry names the archive and how to add it to the file in the sources.
@@ -200,7 +199,7 @@ extension MockRegistry {
             }
         let binding = try ArchiveBinding(
             file: source, isRecording: false, redaction: settings.redaction, fix: fix, shownAs: shownAs)
-        state.withLock { $0.archive = binding }
+        backing = binding
     }
 
     /// ``replay(_:matching:latency:fileID:filePath:line:column:)`` at a location already made.
@@ -215,6 +214,6 @@ extension MockRegistry {
 
     /// The archive this registry replays or records, if any.
     public var archiveFile: URL? {
-        state.withLock { $0.archive?.file }
+        (backing as? ArchiveBinding)?.file
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MockNetwork
 
 // HAR 1.2 as JSON. Decoding is lenient: only what an answer needs is required (a request's
 // method and URL, a response's status), everything else has a default, and fields MockNetwork

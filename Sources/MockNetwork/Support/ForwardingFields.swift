@@ -1,7 +1,7 @@
 /// The header fields between an app that forwards its requests (``LaunchForwarder``) and the UI
 /// test's `MockServer`, which strips them before a handler or the request log sees the request.
 ///
-/// `package`: MockNetworkServer reads what the core writes.
+/// `package`: MockNetworkApp writes them and MockNetworkServer reads them; both depend on the core alone.
 package enum ForwardingFields {
     /// The URL the app asked for: the handlers see this one, not the server's.
     package static let url = "MockNetwork-Forwarded-URL"

@@ -1,4 +1,5 @@
 import Foundation
+import MockNetwork
 
 /// Replaces the values of chosen keys in JSON text, leaving every other byte as it was: the
 /// order of keys, the spacing and the numbers of a recorded body stay, and it stays valid JSON.

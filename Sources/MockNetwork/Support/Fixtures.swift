@@ -1,7 +1,7 @@
 import Foundation
 
 /// Finding fixture files in bundles.
-enum Fixtures {
+package enum Fixtures {
     /// The file `name` in `bundle`: tried as given, with `.json` when it has no extension, and
     /// under a `Fixtures` folder (`"nested/list"` is also looked for as `Fixtures/nested/list.json`).
     static func url(of name: String, in bundle: Bundle) -> URL? {
@@ -17,7 +17,7 @@ enum Fixtures {
         return nil
     }
 
-    static func contentType(of pathExtension: String) -> String {
+    package static func contentType(of pathExtension: String) -> String {
         switch pathExtension.lowercased() {
         case "json", "har": "application/json"
         case "txt": "text/plain; charset=utf-8"

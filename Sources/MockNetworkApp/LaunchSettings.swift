@@ -1,4 +1,5 @@
 import Foundation
+import MockNetwork
 
 /// What a UI test asked the app's mocks for, read from the app's launch environment.
 ///

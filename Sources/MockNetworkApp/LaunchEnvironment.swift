@@ -1,9 +1,6 @@
 import Foundation
 import MockNetwork
-
-#if canImport(XCTest) && (os(iOS) || os(macOS) || os(tvOS) || os(visionOS))
-    import XCTest
-#endif
+import MockNetworkArchives
 
 /// A UI test's side of the app's mocks: what to put in the app's launch environment, and reading
 /// back what the app's mocks saw (`MockLaunchReport`). `XCUIApplication.launchEnvironment` is a
@@ -103,19 +100,3 @@ extension Dictionary where Key == String, Value == String {
         self[LaunchSettings.reportVariable] = file.path
     }
 }
-
-// XCUIApplication exists where XCTest has UI tests: not on Linux, Windows or watchOS, and not for
-// visionOS apps built with the visionOS SDK, which cannot run UI tests (Apple's XCUIAutomation
-// documentation); there the launch environment's own `mockNetworkReport(timeout:until:)` remains.
-#if canImport(XCTest) && (os(iOS) || os(macOS) || os(tvOS))
-    extension XCUIApplication {
-        /// What this app's mocks saw, from the report its launch environment names:
-        /// `launchEnvironment.mockNetworkReport(timeout:until:)`.
-        @MainActor
-        public func mockNetworkReport(
-            timeout: TimeInterval = 5, until condition: (MockLaunchReport) -> Bool = { _ in true }
-        ) throws -> MockLaunchReport {
-            try launchEnvironment.mockNetworkReport(timeout: timeout, until: condition)
-        }
-    }
-#endif

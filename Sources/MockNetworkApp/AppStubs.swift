@@ -1,4 +1,5 @@
 import Foundation
+import MockNetwork
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -13,7 +14,7 @@ extension MockRegistry {
     /// `empty/breeds.json` in the bundle's resources; a name without an extension gets `.json`.
     /// `Content-Type` follows the extension. Files are read on every request, so an edited file
     /// is served at once. A file that is missing fails its request with
-    /// ``MockNetworkError/missingStub(name:variant:bundle:)``, which names the bundle, the variant
+    /// ``MockLaunchError/missingStub(name:variant:bundle:)``, which names the bundle, the variant
     /// and the paths looked for; the other URLs keep working.
     ///
     /// ```swift
@@ -69,6 +70,6 @@ enum AppStubs {
                 return try .data(data, headers: ["Content-Type": Fixtures.contentType(of: file.pathExtension)])
             }
         }
-        throw MockNetworkError.missingStub(name: name, variant: variant, bundle: bundlePath)
+        throw MockLaunchError.missingStub(name: name, variant: variant, bundle: bundlePath)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MockNetwork
 
 extension HTTPArchive {
     /// Whether requests an archive does not hold go to the real server and are recorded.
@@ -26,7 +27,7 @@ extension HTTPArchive {
         /// The mode `MOCKNETWORK_RECORD` names (`none`, `once`, `rewrite` or `missing`, in any case, spaces
         /// around it ignored), ``never`` when it is not set (or empty).
         ///
-        /// - Throws: ``MockNetworkError/invalidRecordMode(_:)`` for any other value.
+        /// - Throws: ``ArchiveError/invalidRecordMode(_:)`` for any other value.
         public static func fromEnvironment(
             _ environment: [String: String] = ProcessInfo.processInfo.environment
         ) throws -> RecordMode {
@@ -35,7 +36,7 @@ extension HTTPArchive {
                 !text.isEmpty
             else { return .never }
             guard let mode = RecordMode(rawValue: text.lowercased()) else {
-                throw MockNetworkError.invalidRecordMode(text)
+                throw ArchiveError.invalidRecordMode(text)
             }
             return mode
         }

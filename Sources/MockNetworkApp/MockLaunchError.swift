@@ -1,4 +1,6 @@
 import Foundation
+import MockNetwork
+import MockNetworkArchives
 
 /// Why an app launched by a UI test could not set up the mocks the test asked for, or why the test
 /// could not read what they saw.
@@ -27,10 +29,17 @@ public enum MockLaunchError: Error, Equatable, CustomStringConvertible, Localize
     case unreadableReport(path: String, reason: String)
     /// The app's mocks failed at launch with this message (the app went on without them, or stopped).
     case launchFailed(String)
+    /// A file that ``MockRegistry/stubs(_:variant:in:unmatched:)`` serves and that is not in the
+    /// variant's folder of the bundle.
+    case missingStub(name: String, variant: String, bundle: String)
 
     /// What went wrong, then how to fix it.
     public var description: String {
         switch self {
+        case .missingStub(let name, let variant, let bundle):
+            "MockNetwork: no file \"\(name)\" for the stub variant \"\(variant)\" in the bundle at \(bundle) "
+                + "(looked for \(AppStubs.candidates(for: name, variant: variant).joined(separator: " and "))). "
+                + "Add the file to that variant's folder, or point the URL at a file that exists."
         case .unknownScenario(let name, let variants, let bundle):
             LaunchScenario.isName(name)
                 ? "MockNetwork: the launch environment asks for the scenario \"\(name)\" "
@@ -91,5 +100,34 @@ public enum MockLaunchError: Error, Equatable, CustomStringConvertible, Localize
 
     private static func seconds(_ value: TimeInterval) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}
+
+/// `MockLaunchError` as an `NSError`: a stub's handler fails a request with it, and Apple's
+/// URLSession hands the caller an `NSError` rebuilt from the domain, code and message.
+extension MockLaunchError: CustomNSError, MockInputError {
+    /// The domain of every `MockLaunchError` bridged to `NSError`.
+    public static let errorDomain = "MockNetwork.MockLaunchError"
+
+    /// One code per case, stable across releases.
+    public var errorCode: Int {
+        switch self {
+        case .unknownScenario: 1
+        case .incompleteScenario: 2
+        case .unknownArchive: 3
+        case .recordingNeedsPath: 4
+        case .invalidServer: 5
+        case .noReportPath: 6
+        case .reportNotWritten: 7
+        case .unreadableReport: 8
+        case .launchFailed: 9
+        case .missingStub: 10
+        }
+    }
+
+    /// The message, as `NSLocalizedDescriptionKey` and `NSLocalizedFailureReasonErrorKey` (which an
+    /// `NSError`'s description quotes on Linux).
+    public var errorUserInfo: [String: Any] {
+        [NSLocalizedDescriptionKey: description, NSLocalizedFailureReasonErrorKey: description]
     }
 }
