@@ -11,24 +11,28 @@ let package = Package(
         .library(name: "MockNetwork", targets: ["MockNetwork"]),
         .library(name: "MockNetworkTesting", targets: ["MockNetworkTesting"]),
         .library(name: "MockNetworkServer", targets: ["MockNetworkServer"]),
+        .library(name: "MockNetworkGraphQL", targets: ["MockNetworkGraphQL"]),
         .library(name: "MockNetworkArchives", targets: ["MockNetworkArchives"]),
         .library(name: "MockNetworkApp", targets: ["MockNetworkApp"]),
     ],
     targets: [
         .target(name: "MockNetwork"),
+        // GraphQL: operations, matching them, answers, batches, persisted queries.
+        .target(name: "MockNetworkGraphQL", dependencies: ["MockNetwork"]),
         // HAR archives: replay, record, export, redaction, a failing test's traffic.
-        .target(name: "MockNetworkArchives", dependencies: ["MockNetwork"]),
+        .target(name: "MockNetworkArchives", dependencies: ["MockNetwork", "MockNetworkGraphQL"]),
         // The trait and the base class, which replay and record archives and attach a failing test's traffic.
-        .target(name: "MockNetworkTesting", dependencies: ["MockNetwork", "MockNetworkArchives"]),
+        .target(name: "MockNetworkTesting", dependencies: ["MockNetwork", "MockNetworkGraphQL", "MockNetworkArchives"]),
         // The app's side of UI tests: launch-environment scenarios, stubs, archives, forwarding to a server.
-        .target(name: "MockNetworkApp", dependencies: ["MockNetwork", "MockNetworkArchives"]),
+        .target(name: "MockNetworkApp", dependencies: ["MockNetwork", "MockNetworkGraphQL", "MockNetworkArchives"]),
         // The HTTP door: a loopback server on the platform's sockets and Dispatch, the core its only dependency.
         .target(name: "MockNetworkServer", dependencies: ["MockNetwork"]),
         .executableTarget(
             name: "MockNetworkBenchmark", dependencies: ["MockNetwork", "MockNetworkArchives", "MockNetworkServer"]),
         .testTarget(
             name: "MockNetworkTests", dependencies: [
-                "MockNetwork", "MockNetworkTesting", "MockNetworkServer", "MockNetworkArchives", "MockNetworkApp",
+                "MockNetwork", "MockNetworkTesting", "MockNetworkServer", "MockNetworkGraphQL", "MockNetworkArchives",
+                "MockNetworkApp",
             ],
             // Archives next to the tests are read from the source tree, as users' recordings are.
             exclude: ["HAR/Archives", "SwiftTesting/Archives"], resources: [.copy("Fixtures")]),

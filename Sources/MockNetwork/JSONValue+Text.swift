@@ -39,7 +39,7 @@ extension JSONValue: CustomStringConvertible {
     /// The value decoded into `type` with `decoder`, as if its JSON text had come in a body.
     ///
     /// - Throws: `DecodingError` from `decoder`.
-    func decode<Value: Decodable>(_ type: Value.Type, decoder: JSONDecoder) throws -> Value {
+    package func decode<Value: Decodable>(_ type: Value.Type, decoder: JSONDecoder) throws -> Value {
         try decoder.decode(type, from: Data(description.utf8))
     }
 
@@ -97,7 +97,7 @@ extension JSONValue: CustomStringConvertible {
     }
 
     /// Why decoding failed, without Foundation's wrapping.
-    static func reason(_ error: any Error) -> String {
+    package static func reason(_ error: any Error) -> String {
         switch error {
         case DecodingError.keyNotFound(let key, let context):
             "no key \"\(key.stringValue)\"" + path(context)

@@ -80,7 +80,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// What the value is, as a message says it ("an object", "a number").
-    var kind: String {
+    package var kind: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"

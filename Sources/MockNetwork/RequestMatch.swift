@@ -60,8 +60,8 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
     var predicates: [Predicate] = []
     /// Query items that must be present with these values; others may be there too.
     var queryItems: [(name: String, value: String)] = []
-    /// The GraphQL operation the body must carry (see `graphQL(_:type:variables:allVariables:)`).
-    package var graphQL: GraphQLRule?
+    /// What the body must carry, by a product's rule (MockNetworkGraphQL's operation): see ``ContentRule``.
+    package var content: (any ContentRule)?
     /// Parts a multipart body must have.
     var parts: [PartRule] = []
 
@@ -190,8 +190,8 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
         var parts: [String] = []
         if let method { parts.append(method) }
         switch target {
-        case .pattern("*", nil) where graphQL != nil: break
-        case .url(_, .ignored) where graphQL != nil: break  // after the operation, below
+        case .pattern("*", nil) where content != nil: break
+        case .url(_, .ignored) where content != nil: break  // after the content rule, below
         case .url(let url, .exact): parts.append(url)
         case .url(let url, .anyOrder): parts.append(url + " (query in any order)")
         case .url(let url, .ignored): parts.append(url + " (any query)")
@@ -211,7 +211,7 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
         case nil: break
         }
         parts += bodyRuleWords
-        if graphQL != nil, case .url(let url, .ignored) = target { parts.append("at " + url) }
+        if content != nil, case .url(let url, .ignored) = target { parts.append("at " + url) }
         for predicate in predicates { parts.append("when \(predicate.name)") }
         return parts.joined(separator: " ")
     }

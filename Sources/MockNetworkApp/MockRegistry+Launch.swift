@@ -1,5 +1,6 @@
 import Foundation
 import MockNetwork
+import MockNetworkGraphQL
 import MockNetworkArchives
 
 #if canImport(FoundationNetworking)
@@ -84,6 +85,7 @@ extension MockRegistry {
     ) throws -> MockRegistry? {
         guard let settings = LaunchSettings(environment) else { return nil }
         let registry = MockRegistry(requestLogLimit: requestLogLimit)
+        registry.readsGraphQL()
         do {
             // The server and the scenario first: checking them writes nothing, and starting a
             // recording writes the archive.

@@ -1,5 +1,6 @@
 import Foundation
 import MockNetwork
+import MockNetworkGraphQL
 
 extension HTTPArchive {
     /// Whether requests an archive does not hold go to the real server and are recorded.

@@ -1,5 +1,6 @@
 import Foundation
 import MockNetwork
+import MockNetworkGraphQL
 
 extension HTTPArchive {
     /// What is taken out of an archive before it is written: secrets never reach the file.

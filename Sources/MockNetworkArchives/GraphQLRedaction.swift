@@ -1,5 +1,6 @@
 import Foundation
 import MockNetwork
+import MockNetworkGraphQL
 
 /// Redaction of a GraphQL `GET`'s variables: GraphQL over HTTP sends `variables` and `extensions` as
 /// JSON in query items, where ``HTTPArchive/Redaction/jsonKeys`` reach them as they reach a body.

@@ -1,5 +1,6 @@
 import Foundation
 import MockNetwork
+import MockNetworkGraphQL
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

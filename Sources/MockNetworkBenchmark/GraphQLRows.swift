@@ -3,6 +3,7 @@
 
 import Foundation
 import MockNetwork
+import MockNetworkGraphQL
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -9,6 +9,7 @@
 
 import Foundation
 import MockNetwork
+import MockNetworkGraphQL
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,6 +1,7 @@
 #if canImport(XCTest)
     import Foundation
     import MockNetwork
+    import MockNetworkGraphQL
     import XCTest
 
     #if canImport(FoundationNetworking)

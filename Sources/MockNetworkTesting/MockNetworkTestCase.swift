@@ -1,6 +1,7 @@
 #if canImport(XCTest)
     import Foundation
     import MockNetwork
+    import MockNetworkGraphQL
     import XCTest
 
     #if canImport(FoundationNetworking)
@@ -28,6 +29,7 @@
         public var mocks: MockRegistry {
             if let current { return current }
             let registry = MockRegistry()
+            registry.readsGraphQL()
             current = registry
             do {
                 try registry.registerDefaults { try registerDefaults(in: $0) }

@@ -2,6 +2,7 @@
     import Dispatch
     import Foundation
     import MockNetwork
+    import MockNetworkGraphQL
     import Testing
 
     extension Trait where Self == MockNetworkTrait {
@@ -141,6 +142,7 @@
                 return
             }
             let registry = MockRegistry()
+            registry.readsGraphQL()
             registry.requiresEveryHandlerCalled = requiresEveryHandlerCalled
             let processWide = ProcessWideUse()
             defer { processWide.end() }

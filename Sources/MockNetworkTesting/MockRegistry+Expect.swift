@@ -1,4 +1,5 @@
 import MockNetwork
+import MockNetworkGraphQL
 
 extension MockRegistry {
     /// Checks, after the fact, that the requests `match` describes came as often as `count` says,

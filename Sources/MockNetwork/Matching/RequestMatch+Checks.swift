@@ -20,19 +20,14 @@ extension RequestMatch {
     /// operations fits is described by the operation nearest to the rule.
     func checked(_ recorded: RecordedRequest) -> (count: Int, why: [String]) {
         let reading = BodyReading(recorded.request, body: recorded.body)
-        guard let rule = graphQL, let batch = reading.batch else {
+        guard let rule = content, let inside = rule.counted(reading) else {
             let why = mismatches(recorded.request, url: recorded.url, body: recorded.body, reading: reading)
             return (why.isEmpty ? 1 : 0, why)
         }
         var outside = self
-        outside.graphQL = nil
+        outside.content = nil
         let why = outside.mismatches(recorded.request, url: recorded.url, body: recorded.body, reading: reading)
-        let inside = batch.map { Self.differences($0, rule) }
-        let fitting = inside.filter(\.isEmpty).count
-        if why.isEmpty, fitting > 0 { return (fitting, []) }
-        guard fitting == 0, let nearest = inside.indices.min(by: { inside[$0].count < inside[$1].count }) else {
-            return (0, why)
-        }
-        return (0, why + inside[nearest].map { "operation \(nearest + 1) of the batch: \($0)" })
+        if why.isEmpty, inside.fitting > 0 { return (inside.fitting, []) }
+        return (0, inside.fitting == 0 ? why + inside.nearest : why)
     }
 }

@@ -11,9 +11,9 @@ extension RequestMatch {
     var specificity: Int {
         let base: Int
         switch target {
-        case _ where graphQL != nil:
-            // Above any match that reads no operation: a GraphQL app sends every operation to one URL.
-            base = 500_000 + (Self.isEndpoint(target) ? 10_000 : 0) + (graphQL?.specificity ?? 0)
+        case _ where content != nil:
+            // Above any match that reads no content: a GraphQL app sends every operation to one URL.
+            base = 500_000 + (Self.isEndpoint(target) ? 10_000 : 0) + (content?.specificity ?? 0)
         case .url(_, .exact): base = 400_000
         case .url(_, .anyOrder): base = 300_000
         case .url(_, .ignored): base = 200_000
@@ -26,7 +26,7 @@ extension RequestMatch {
             + queryItems.count + parts.count
     }
 
-    /// Whether a GraphQL match's target is one endpoint (`at(_:)`), not any URL.
+    /// Whether a content match's target is one endpoint (`at(_:)`), not any URL.
     private static func isEndpoint(_ target: Target) -> Bool {
         if case .url = target { return true }
         return false
@@ -40,7 +40,7 @@ extension RequestMatch {
     /// would hold Foundation's queue, which every session in the process shares, for as long as the
     /// body is large.
     func leavesFoundationsQueue(bodySize: Int) -> Bool {
-        !predicates.isEmpty || (bodySize > BodyReading.inlineLimit && (body != nil || graphQL != nil || !parts.isEmpty))
+        !predicates.isEmpty || (bodySize > BodyReading.inlineLimit && (body != nil || content != nil || !parts.isEmpty))
     }
 
     /// A key that matches answering the same requests share: the URL as the query mode files it
@@ -130,7 +130,7 @@ extension RequestMatch {
                 }
             }
         }
-        if graphQL != nil || !parts.isEmpty {
+        if content != nil || !parts.isEmpty {
             out += bodyRuleMismatches(reading ?? BodyReading(request, body: requestBody))
         }
         for predicate in predicates where !predicate.test(request) {
@@ -179,7 +179,7 @@ extension RequestMatch {
                 return false
             }
         }
-        if graphQL != nil || !parts.isEmpty,
+        if content != nil || !parts.isEmpty,
             !bodyRulesHold(reading ?? BodyReading(request, body: requestBody))
         {
             return false

@@ -15,13 +15,20 @@ extension MockRegistry.Core {
     /// request's answer carries as its body).
     func unmatchedFailure(_ request: RecordedRequest, backing: (any RegistryBacking)?) -> (error: URLError, report: String) {
         let shown = MockRegistry.shortened(request.url.absoluteString)
-        // The body as GraphQL and part rules read it, once for every route the report asks.
+        // The body as content and part rules read it, once for every route the report asks.
         let reading = BodyReading(request.request, body: request.body)
-        let operation = reading.operation
-        // Why a request that tried GraphQL carries no operation; `nil` for one that carries one, or a batch.
-        let problem = operation == nil ? reading.problem : nil
-        let meansGraphQL = problem != nil && Self.meansGraphQL(request)
-        let carrying = operation.map { " (\(MockRegistry.shortened($0.description)))" } ?? ""
+        let kinds = state.withLock { $0.contentKinds }
+        // The one piece of content the request carries (a GraphQL operation), of the first kind
+        // that finds one.
+        let carried = kinds.lazy.compactMap { kind in
+            kind.shown(reading, includingSeveral: false).map { (kind: kind, shown: $0) }
+        }.first
+        // Why a request that tried to carry content carries none; `nil` for one that carries some.
+        let tried = carried == nil
+            ? kinds.lazy.compactMap { kind in kind.problem(reading).map { (kind: kind, problem: $0) } }.first : nil
+        let problem = tried?.problem
+        let meant = tried.map { $0.kind.looksMeant(request) } ?? false
+        let carrying = carried.map { " (\(MockRegistry.shortened($0.shown)))" } ?? ""
         let summary =
             backing.map { $0.unmatchedHeadline("\(request.method) \(shown)\(carrying)") }
             ?? "MockNetwork: no handler for \(request.method) \(shown)\(carrying)"
@@ -32,13 +39,13 @@ extension MockRegistry.Core {
                 first.insert(route, at: first.firstIndex { $0.id > route.id } ?? first.count)
                 if first.count > 10 { first.removeLast() }
             }
-            // A GraphQL match fits any URL; it is near a request that carries an operation, or one that
-            // tried to and failed, when sent to the match's endpoint or looking like GraphQL.
+            // A content match fits any URL; it is near a request that carries its content, or one that
+            // tried to and failed, when sent to the match's endpoint or looking as if it meant to.
             let fitting = Self.urlFitting(request, in: state).filter { route in
-                guard route.match.graphQL != nil, operation == nil else { return true }
-                guard problem != nil else { return false }
+                guard let rule = route.match.content, rule.kind.lookupKeys(reading) == nil else { return true }
+                guard let tried, tried.kind == rule.kind else { return false }
                 if case .url = route.match.target { return true }  // its endpoint (`at`), which fits
-                return meansGraphQL
+                return meant
             }
             return (first, state.routes.count, fitting)
         }
@@ -54,8 +61,8 @@ extension MockRegistry.Core {
         var failedRules: [String] = []
         // The nearest URL differs from the request's only in its query: the fix may be a query rule.
         var onlyQueryDiffers: String?
-        // The nearest handler is a GraphQL one: the fix is about the operation.
-        var nearOperation = false
+        // The nearest handler reads content (a GraphQL one): the fix is about what the body carries.
+        var nearContent: (any ContentKind.Type)?
         if count == 0 {
             lines.append("Nothing is registered.")
         } else {
@@ -67,11 +74,9 @@ extension MockRegistry.Core {
                 // request that tried GraphQL and failed, a GraphQL match is nearer than another as near.
                 func distance(_ route: Route) -> Int {
                     let why = route.match.ruleMismatches(request.request, body: request.body, reading: reading)
-                    let otherName =
-                        operation.flatMap { operation in route.match.graphQL?.name.map { $0 != operation.name } }
-                        ?? false
-                    let readsNoOperation = problem != nil && route.match.graphQL == nil
-                    return 2 * why.count + (otherName ? 200 : 0) + (readsNoOperation ? 1 : 0)
+                    let otherKey = carried != nil && route.match.content?.asksOtherKey(reading) == true
+                    let readsNoContent = problem != nil && route.match.content == nil
+                    return 2 * why.count + (otherKey ? 200 : 0) + (readsNoContent ? 1 : 0)
                 }
                 nearest = fitting.min { distance($0) < distance($1) }
             } else {
@@ -95,7 +100,7 @@ extension MockRegistry.Core {
                 let why = route.match.mismatches(
                     request.request, url: request.url, body: request.body, reading: reading)
                 if !fitting.isEmpty { failedRules = why }
-                nearOperation = route.match.graphQL != nil
+                nearContent = route.match.content?.kind
                 if fitting.isEmpty, !why.isEmpty, why.allSatisfy({ $0.hasPrefix("query") }),
                     case .url(let registered, _) = route.match.target
                 {
@@ -110,21 +115,18 @@ extension MockRegistry.Core {
         }
         if let backing {
             lines.append("Fix: \(backing.unmatchedFix) (or correct the URL the client builds).")
-        } else if !failedRules.isEmpty, nearOperation, let problem, let near {
+        } else if !failedRules.isEmpty, let kind = nearContent, let problem, let near {
             lines.append(
-                "Fix: the request carries no GraphQL operation (\(problem.reason)), so the GraphQL handler registered "
-                    + "at \(near) cannot match it. Change the client's \(problem.part): "
+                "Fix: the request carries no \(kind.name) \(kind.unit) (\(problem.reason)), so the \(kind.name) handler "
+                    + "registered at \(near) cannot match it. Change the client's \(problem.part): "
                     + problem.fix.prefix(1).lowercased() + problem.fix.dropFirst())
-        } else if !failedRules.isEmpty, nearOperation, let near {
+        } else if !failedRules.isEmpty, let kind = nearContent, let near {
             lines.append(
-                "Fix: the request's operation does not fit the GraphQL handler registered at \(near) "
+                "Fix: the request's \(kind.unit) does not fit the \(kind.name) handler registered at \(near) "
                     + "(\(failedRules.joined(separator: "; "))). Make the client send what that match expects, or "
                     + "loosen the match there.")
-        } else if let operation, failedRules.isEmpty {
-            let name = operation.name.map { "\"\($0)\"" } ?? "type: .\(operation.type?.rawValue ?? "query")"
-            lines.append(
-                "Fix: register a handler for this operation, e.g. register(.graphQL(\(name))) { request, operation in "
-                    + "try .graphQL(data: \"{}\", for: request) }.")
+        } else if let fix = carried?.kind.registerFix(reading), failedRules.isEmpty {
+            lines.append(fix)
         } else if !failedRules.isEmpty, let near {
             lines.append(
                 "Fix: the URL fits the handler registered at \(near), but not its rules (\(failedRules.joined(separator: "; "))). "
@@ -172,7 +174,7 @@ extension MockRegistry.Core {
                 out.append(route)
             }
         }
-        out += state.graphQLFitting(request)
+        out += state.contentFitting(request)
         let subject = PatternSubject(request.url)
         for id in state.patterns {
             guard let route = state.routes[id], let pattern = route.pattern,
@@ -181,15 +183,6 @@ extension MockRegistry.Core {
             out.append(route)
         }
         return out
-    }
-
-    /// Whether a request that carries no operation meant to carry one: `graphql` in its path or its
-    /// `Content-Type`, as where GraphQL endpoints are and how some clients label the body. (A GraphQL
-    /// match at any URL fits every request, a REST one too: its fix is about the URL then.)
-    private static func meansGraphQL(_ request: RecordedRequest) -> Bool {
-        let contentType = request.request.value(forHTTPHeaderField: "Content-Type") ?? ""
-        return request.url.path.range(of: "graphql", options: .caseInsensitive) != nil
-            || contentType.range(of: "graphql", options: .caseInsensitive) != nil
     }
 
     private static func commonPrefix(_ a: [UInt8], _ b: String) -> Int {

@@ -251,7 +251,7 @@ extension MockRegistry {
             [.sync { _ in .mock(response) }], repeatsLast: true, runsUserCode: false)
     }
 
-    func add(
+    package func add(
         _ match: RequestMatch, _ expectedCalls: Int?, _ location: SourceLocation,
         _ responders: [Responder], repeatsLast: Bool, fromBacking: Bool = false,
         runsUserCode: Bool = true
@@ -261,7 +261,7 @@ extension MockRegistry {
             repeatsLast: repeatsLast, fromBacking: fromBacking, runsUserCode: runsUserCode)
     }
 
-    func add(
+    package func add(
         _ match: RequestMatch, _ expectedCalls: Int?, _ location: SourceLocation,
         routeResponders responders: [RouteResponder], repeatsLast: Bool, fromBacking: Bool = false,
         runsUserCode: Bool = true

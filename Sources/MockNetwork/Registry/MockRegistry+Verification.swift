@@ -105,15 +105,16 @@ extension MockRegistry {
             }
         }
         guard !count.allows(total) else { return nil }
+        // What the requests carry, as the kinds of content the registry and the match read tell.
+        var kinds = state.withLock { $0.contentKinds }
+        if let kind = match.content?.kind, !kinds.contains(where: { $0 == kind }) { kinds.append(kind) }
         func shown(_ request: RecordedRequest) -> String {
-            let operations = (try? request.graphQLOperations) ?? []
-            let carried =
-                operations.first?.batchIndex != nil
-                ? " (batch: \(operations.map(\.description).joined(separator: ", ")))"
-                : operations.count == 1 ? " (\(operations[0]))" : ""
-            return MockRegistry.shortened("\(request.method) \(request.url.absoluteString)\(carried)")
+            let reading = BodyReading(request.request, body: request.body)
+            let carried = kinds.lazy.compactMap { $0.shown(reading, includingSeveral: true) }.first
+            return MockRegistry.shortened(
+                "\(request.method) \(request.url.absoluteString)" + (carried.map { " (\($0))" } ?? ""))
         }
-        let counted = count.description(counting: match.graphQL == nil ? "request" : "operation")
+        let counted = count.description(counting: match.content?.kind.unit ?? "request")
         var lines = [
             "MockNetwork: expected \(counted) matching \(MockRegistry.shortened(match.description)), got \(total)."
         ]

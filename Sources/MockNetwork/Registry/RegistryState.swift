@@ -120,11 +120,12 @@ extension MockRegistry {
         var templateBySignature: [String: Int] = [:]
         /// The highest specificity any template registered had.
         var topTemplateSpecificity = Int.min
-        /// GraphQL routes by the operation name they match, and those for any name (see
-        /// `RegistryState+GraphQL.swift`); by signature, to replace one registered again.
-        var graphQLByName: [String: [Int]] = [:]
-        var graphQLAnyName: [Int] = []
-        var graphQLBySignature: [String: Int] = [:]
+        /// Routes with a content rule, by kind and key (see `RegistryState+Content.swift`); by
+        /// signature, to replace one registered again.
+        var contentIndex: [ObjectIdentifier: ContentIndex] = [:]
+        var contentBySignature: [String: Int] = [:]
+        /// Kinds of content the reports read though no route reads them (``MockRegistry/reads(_:)``).
+        var notedKinds: [any ContentKind.Type] = []
         var nextID = 0
         var log: RequestLog
         var failures: [MockFailure] = []
@@ -164,7 +165,7 @@ extension MockRegistry {
         }
 
         mutating func insert(_ route: Route) {
-            if route.match.graphQL != nil { return insertGraphQL(route) }
+            if let rule = route.match.content { return insertContent(route, rule) }
             switch route.match.target {
             case .url(let url, let query):
                 let exactKey = route.urlKey ?? URLKeys.key(url, .exact)
@@ -224,7 +225,7 @@ extension MockRegistry {
 
         /// Removes the URL routes registered for exactly `url`, whatever their other rules.
         mutating func remove(url: String) {
-            removeGraphQL(at: url)
+            removeContent(at: url)
             let exactKey = URLKeys.key(url, .exact)
             let ids = (byURL[.exact]?[exactKey]?.ids ?? []) + (byExactKey.removeValue(forKey: exactKey) ?? [])
             for id in ids {
@@ -262,7 +263,7 @@ extension MockRegistry {
                     return
                 }
                 // The URL fits (it is the key the route was found under): the rules decide, with no
-                // failure text built (an endpoint may have a thousand GraphQL routes).
+                // failure text built (an endpoint may have a thousand content routes).
                 let matches =
                     checkURL
                     ? route.match.mismatches(request, url: url, body: body, reading: reading).isEmpty
@@ -270,14 +271,13 @@ extension MockRegistry {
                 if matches { best = route }
             }
             let absolute = url.absoluteString
-            // GraphQL routes, found by the operation's name: the body is read only when there are some.
-            if !graphQLByName.isEmpty || !graphQLAnyName.isEmpty {
+            // Content routes, found by their key (an operation's name): the body is read only when
+            // there are some.
+            if !contentIndex.isEmpty {
                 // A large body is read off Foundation's queue, which every session shares.
                 if inline, body.count > BodyReading.inlineLimit { return .userCode }
-            }
-            if !graphQLByName.isEmpty || !graphQLAnyName.isEmpty, let operation = reading.operation {
-                for id in graphQLCandidates(operation) {
-                    guard !needsUserCode, let route = routes[id], graphQLEndpointFits(route, absolute) else { continue }
+                for id in contentCandidates(reading) {
+                    guard !needsUserCode, let route = routes[id], contentEndpointFits(route, absolute) else { continue }
                     consider(id, checkURL: false)
                 }
             }

@@ -7,14 +7,14 @@ import Foundation
 /// What answering a request works with: a route's responders and replies, the answer the protocol
 /// delivers, the chain of redirects a request is in, and a route picked whose responder is still to run.
 extension MockRegistry {
-    enum Reply: Sendable {
+    package enum Reply: Sendable {
         case http(HTTPURLResponse, Data)
         case mock(MockResponse)
     }
 
     /// What answers a route's request: a synchronous closure, run where handlers run, or an `async`
     /// one, run in a task of its own that is cancelled when the request ends first.
-    enum Responder: Sendable {
+    package enum Responder: Sendable {
         case sync(@Sendable (URLRequest) throws -> Reply)
         case async(@Sendable (URLRequest) async throws -> Reply)
         /// `hold(_:)`'s: an async responder whose request waits for the test, not for user code.
@@ -26,19 +26,19 @@ extension MockRegistry {
         }
     }
 
-    /// What a route keeps to answer with: a responder as it is, or, for a handler that takes the
-    /// request's GraphQL operation, a responder made for each request from the operations its lookup
-    /// read, so that the body is parsed once a request, not again for the handler.
-    enum RouteResponder: Sendable {
+    /// What a route keeps to answer with: a responder as it is, or, for a handler that takes what a
+    /// product reads of the body (a GraphQL operation), a responder made for each request from what
+    /// its lookup read, so that the body is parsed once a request, not again for the handler.
+    package enum RouteResponder: Sendable {
         case fixed(Responder)
-        /// `make` gets what the lookup read of the request's operations (`nil` when no rule read
-        /// them: the responder then reads them itself, where it runs).
-        case readingOperation(isAsync: Bool, make: @Sendable (Result<[GraphQLOperation], any Error>?) -> Responder)
+        /// `make` gets what the lookup read of the body (``BodyReading/cache``: empty when no rule
+        /// read it, and the responder then reads it itself, where it runs).
+        case readingBody(isAsync: Bool, make: @Sendable (_ read: [ObjectIdentifier: any Sendable]) -> Responder)
 
         var isAsync: Bool {
             switch self {
             case .fixed(let responder): return responder.isAsync
-            case .readingOperation(let isAsync, _): return isAsync
+            case .readingBody(let isAsync, _): return isAsync
             }
         }
 
@@ -46,7 +46,7 @@ extension MockRegistry {
         func responder(for reading: BodyReading) -> Responder {
             switch self {
             case .fixed(let responder): return responder
-            case .readingOperation(_, let make): return make(reading.operationsRead)
+            case .readingBody(_, let make): return make(reading.cache)
             }
         }
     }
@@ -75,14 +75,15 @@ extension MockRegistry {
     /// A request on its way through the handlers: where it stands in a chain of redirects.
     struct Chain: Sendable {
         var request: URLRequest {
-            didSet { operationsRead = nil }
+            didSet { bodyRead = [:] }
         }
         var body: Data {
-            didSet { operationsRead = nil }
+            didSet { bodyRead = [:] }
         }
-        /// What a lookup of this request read of its GraphQL operations, for the next lookup (after an
-        /// `inline` one met a `.when` predicate) and the handler: the body is parsed once.
-        var operationsRead: Result<[GraphQLOperation], any Error>?
+        /// What a lookup of this request read of its body (a GraphQL operation: ``BodyReading/cache``),
+        /// for the next lookup (after an `inline` one met a `.when` predicate) and the handler: the
+        /// body is parsed once.
+        var bodyRead: [ObjectIdentifier: any Sendable] = [:]
         /// The URL the chain started at, for messages about the whole chain.
         let firstURL: URL?
         var hops = 0

@@ -92,8 +92,8 @@ extension MockRegistry.Core {
         }
         // What an earlier lookup of this request read (an inline one stopped by a `.when`), kept for
         // the next lookup and the handler: the body is parsed once.
-        let reading = BodyReading(request, body: body, operations: chain.operationsRead)
-        defer { chain.operationsRead = reading.operationsRead }
+        let reading = BodyReading(request, body: body, cache: chain.bodyRead)
+        defer { chain.bodyRead = reading.cache }
         let pick: Pick = state.withLock { state in
             let found = state.bestRoute(for: request, url: recorded.url, body: body, reading: reading, inline: inline)
             let route: Route
@@ -102,22 +102,22 @@ extension MockRegistry.Core {
             case .none:
                 if inline { return .userCode }
                 number = state.logRequest(recorded)
-                // A GraphQL batch: each operation by its own handler (`GraphQLBatches.swift`).
+                // A GraphQL batch: each operation by its own handler (`SplitRequests.swift`).
                 if !unmatched.passes(recorded.url), state.backing?.sendsUnmatchedToNetwork != true,
-                    let batch = batchResponder(for: recorded)
+                    let split = splitResponder(for: recorded, in: state)
                 {
-                    return .deferred((batch, SourceLocation()))
+                    return .deferred((split, SourceLocation()))
                 }
                 return .unmatched
             case .route(let best):
                 // A batch a default would take whole, one of whose operations a handler of the test's
-                // matches: operation by operation, as with no default (`GraphQLBatches.swift`).
-                switch state.batchWay(outranking: best, recorded, reading: reading, inline: inline) {
+                // matches: operation by operation, as with no default (`SplitRequests.swift`).
+                switch state.splitWay(outranking: best, recorded, reading: reading, inline: inline) {
                 case .userCode: return .userCode
-                case .byOperation:
-                    if let batch = batchResponder(for: recorded) {
+                case .byPiece:
+                    if let split = splitResponder(for: recorded, in: state) {
                         number = state.logRequest(recorded)
-                        return .deferred((batch, SourceLocation()))
+                        return .deferred((split, SourceLocation()))
                     }
                 case .whole: break
                 }

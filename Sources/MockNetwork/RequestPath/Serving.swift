@@ -308,7 +308,7 @@ package final class ServedExchange: Sendable {
                     "MockNetwork: \(RecordedRequest.method(of: outgoing)) "
                     + "\(MockRegistry.shortened(outgoing.url?.absoluteString ?? "")), forwarded by the app under "
                     + "test, matched no handler. The registry lets such requests through to the network "
-                    + "(.passToNetwork, or an archive that records), but a forwarded request never goes there: "
+                    + "(.passToNetwork, or a recording), but a forwarded request never goes there: "
                     + "it was answered as unmatched.\nFix: register a handler for it in the test."
                 refuse(message)
                 return

@@ -19,7 +19,7 @@ package enum Fixtures {
 
     package static func contentType(of pathExtension: String) -> String {
         switch pathExtension.lowercased() {
-        case "json", "har": "application/json"
+        case "json": "application/json"
         case "txt": "text/plain; charset=utf-8"
         case "html", "htm": "text/html; charset=utf-8"
         case "xml": "application/xml"

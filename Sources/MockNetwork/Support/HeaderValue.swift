@@ -2,16 +2,16 @@ import Foundation
 
 /// A header field's value and its parameters, as `Content-Type`, `Content-Disposition` and each
 /// member of `Accept` have them: `multipart/form-data; boundary="simple boundary"` (RFC 9110, 5.6.6).
-struct HeaderValue: Equatable {
+package struct HeaderValue: Equatable {
     /// What comes before the first `;`, trimmed, as it was written (`multipart/form-data`).
-    var value: String
+    package var value: String
     /// Each parameter by its name, lowercased; a quoted value unquoted (`\"` read as `"`).
-    var parameters: [String: String]
+    package var parameters: [String: String]
 
     /// `value`, lowercased, for comparing media types (which are case-insensitive).
-    var lowercased: String { value.lowercased() }
+    package var lowercased: String { value.lowercased() }
 
-    init(_ field: String) {
+    package init(_ field: String) {
         let pieces = Self.split(field, at: ";")
         value = pieces.first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         var parameters: [String: String] = [:]
@@ -25,7 +25,7 @@ struct HeaderValue: Equatable {
     }
 
     /// The members of a list field such as `Accept`, split at commas outside quoted strings.
-    static func list(_ field: String) -> [HeaderValue] {
+    package static func list(_ field: String) -> [HeaderValue] {
         split(field, at: ",").map(HeaderValue.init).filter { !$0.value.isEmpty }
     }
 

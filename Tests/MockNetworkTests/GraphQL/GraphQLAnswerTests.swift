@@ -4,6 +4,7 @@ import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    import MockNetworkGraphQL
 #endif
 
 /// Answers as a GraphQL server gives them: data, errors or both, in the media type the request accepts.

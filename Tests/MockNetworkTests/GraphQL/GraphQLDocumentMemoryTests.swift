@@ -1,6 +1,7 @@
 import Testing
 
 @testable import MockNetwork
+@testable import MockNetworkGraphQL
 
 /// Documents read lately are remembered: the same operations as a fresh read, and a broken
 /// document fails every time it is read.

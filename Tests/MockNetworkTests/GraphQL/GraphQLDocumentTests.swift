@@ -4,6 +4,7 @@ import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    import MockNetworkGraphQL
 #endif
 
 /// With no `operationName`, the name and type come from the document's only operation: comments,

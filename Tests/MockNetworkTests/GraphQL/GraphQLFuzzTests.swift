@@ -4,6 +4,7 @@ import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    import MockNetworkGraphQL
 #endif
 
 /// Thousands of random bodies, documents and query strings through the GraphQL readers and the

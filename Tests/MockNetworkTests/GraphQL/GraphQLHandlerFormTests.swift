@@ -5,6 +5,7 @@ import XCTest
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    import MockNetworkGraphQL
 #endif
 
 /// The issue's spelling, `register(.graphQL("GetUser", variables: ["id": 7])) { request, operation in … }`,
@@ -53,7 +54,7 @@ final class GraphQLHandlerFormTests: MockNetworkTestCase {
     /// The spelling the GraphQL article gives for a file that imports Apollo iOS, whose `ApolloAPI`
     /// has a `GraphQLOperation` of its own.
     func testTheModuleQualifiedNameOfTheOperationPicksItsForm() async throws {
-        register(.graphQL("GetUser", variables: ["id": 7])) { (_, operation: MockNetwork.GraphQLOperation) in
+        register(.graphQL("GetUser", variables: ["id": 7])) { (_, operation: GraphQLOperation) in
             try .text("\(type(of: operation)) \(operation.variables["id"]?.intValue ?? 0)")
         }
 
@@ -83,7 +84,7 @@ final class GraphQLHandlerFormTests: MockNetworkTestCase {
     func testTheDocCommentsExampleIsTheCodeOfATestHere() throws {
         let here = URL(fileURLWithPath: #filePath)
         let source = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/MockNetwork/Registry")
+            .deletingLastPathComponent().appendingPathComponent("Sources/MockNetworkGraphQL")
             .appendingPathComponent("MockRegistry+GraphQL.swift")
         let comment = try String(contentsOf: source, encoding: .utf8).components(separatedBy: "/// ```swift\n")[1]
             .components(separatedBy: "/// ```")[0]

@@ -5,6 +5,7 @@ import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    @testable import MockNetworkGraphQL
 #endif
 
 /// Reading a body is linear in its size: every line of a GraphQL document is a `\n` escape in the

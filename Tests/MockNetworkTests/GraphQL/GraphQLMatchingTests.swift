@@ -4,6 +4,7 @@ import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    import MockNetworkGraphQL
 #endif
 
 /// Matching by GraphQL operation: name, type and variables, at any URL or one endpoint, the most

@@ -4,6 +4,7 @@ import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    import MockNetworkGraphQL
 #endif
 
 /// Operations read from requests as the GraphQL-over-HTTP specification and Apollo iOS 1.25 send them.

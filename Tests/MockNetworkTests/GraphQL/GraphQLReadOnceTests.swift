@@ -5,6 +5,7 @@ import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    @testable import MockNetworkGraphQL
 #endif
 
 #if DEBUG

@@ -1,5 +1,7 @@
 import Foundation
 import MockNetwork
+import MockNetworkGraphQL
+import MockNetworkTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -90,6 +92,9 @@ import Testing
     }
 
     @Test func anOperationWithNothingNearIsToldHowToRegisterIt() async throws {
+        // As the trait's and the base class's registries do from the start (a bare registry reads
+        // GraphQL once a GraphQL handler is registered on it).
+        mocks.readsGraphQL()
         mocks.register("https://api.example.com/health", answer: try .status(200))
 
         let message = await failure(getUser("8"))
@@ -213,5 +218,36 @@ import Testing
         #expect(messages.count == 2)
         #expect(messages.contains { $0.contains("GraphQL mutation (any name)") })
         #expect(messages.contains("MockNetwork: expected 2 calls to GraphQL operation GetUser"))
+    }
+}
+
+/// Where a registry learns to read GraphQL in its reports.
+@Suite struct GraphQLReportReadingTests {
+    private func unmatchedMessage(_ mocks: MockRegistry) async throws -> String {
+        var request = URLRequest(url: try #require(URL(string: "https://api.example.com/graphql")))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"query": "query GetUser { user { id } }"}"#.utf8)
+        _ = try? await mocks.session.data(for: request)
+        return mocks.takeFailures().first?.message ?? ""
+    }
+
+    @Test func aBareRegistryWithNoGraphQLHandlerReportsTheURL() async throws {
+        let mocks = MockRegistry()
+        let message = try await unmatchedMessage(mocks)
+        #expect(message.hasPrefix("MockNetwork: no handler for POST https://api.example.com/graphql."))
+    }
+
+    @Test func aBareRegistryReadsGraphQLOnceAGraphQLHandlerIsRegistered() async throws {
+        let mocks = MockRegistry()
+        mocks.register(.graphQL("GetPosts"), answer: try .status(200))
+        let message = try await unmatchedMessage(mocks)
+        #expect(message.hasPrefix("MockNetwork: no handler for POST https://api.example.com/graphql (query GetUser)."))
+    }
+
+    @Test(.mockNetwork) func theTraitsRegistryReadsGraphQLFromTheStart() async throws {
+        let message = try await unmatchedMessage(MockRegistry.current)
+        #expect(message.hasPrefix("MockNetwork: no handler for POST https://api.example.com/graphql (query GetUser)."))
+        #expect(message.hasSuffix(#"try .graphQL(data: "{}", for: request) }."#))
     }
 }

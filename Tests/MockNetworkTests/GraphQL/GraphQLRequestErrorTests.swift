@@ -4,6 +4,7 @@ import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    import MockNetworkGraphQL
 #endif
 
 /// A request that is no GraphQL-over-HTTP request gives an error saying why; `init?` gives `nil`.

@@ -5,6 +5,7 @@ import XCTest
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    import MockNetworkGraphQL
 #endif
 
 /// GraphQL answers over time, framed as Apollo iOS reads them (multipart/mixed, boundary "graphql")

@@ -4,33 +4,28 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A GraphQL batch (a JSON array of operations) that no handler answers whole, or that a default
-/// (or an archive's entry) would answer whole while a handler of the test's matches one of its
-/// operations: each operation is answered by the handler that matches it alone, and the answers are
-/// joined, in order, into a JSON array, as a server that takes batches answers.
+/// A request that carries several pieces of content (a GraphQL batch) that no handler answers
+/// whole, or that a default (or a backing's entry) would answer whole while a handler of the test's
+/// matches one of its pieces: each piece is answered by the handler that matches it alone, and the
+/// content's kind joins the answers (a JSON array, in order, as a GraphQL server that takes batches
+/// answers).
 extension MockRegistry.Core {
-    /// The responder for `recorded` when it is a batch of GraphQL operations sent as JSON; `nil` for
-    /// any other request. Reads the body; registry state is read only when it runs.
-    func batchResponder(for recorded: RecordedRequest) -> Responder? {
-        guard let operations = MockRegistry.operationRequests(of: recorded),
-            (try? GraphQLOperation.operations(in: recorded.request, body: recorded.body)) != nil
+    /// The responder for `recorded` when a kind of the registered routes splits it into pieces; `nil`
+    /// for any other request. Reads the body; registry state is read only when it runs.
+    func splitResponder(for recorded: RecordedRequest, in state: MockRegistry.State) -> Responder? {
+        guard !state.contentIndex.isEmpty,
+            let (kind, pieces) = state.split(recorded, BodyReading(recorded.request, body: recorded.body))
         else { return nil }
         return .async { [self] _ in
-            var bodies: [String] = []
-            var type: String?
-            for (single, body) in operations {
-                let (headers, data) = try await answerAlone(single, body: body)
-                type = type ?? headers.first { $0.key.caseInsensitiveCompare("Content-Type") == .orderedSame }?.value
-                bodies.append(String(decoding: data, as: UTF8.self))
+            var answers: [(headers: [String: String], body: Data)] = []
+            for (single, body) in pieces {
+                answers.append(try await answerAlone(single, body: body))
             }
-            return .mock(
-                try MockResponse(
-                    headers: ["Content-Type": type ?? "application/json"],
-                    body: Data("[\(bodies.joined(separator: ","))]".utf8)))
+            return .mock(try kind.joined(answers))
         }
     }
 
-    /// One operation of a batch, answered by the route that matches it alone: that answer's headers
+    /// One piece of a split request, answered by the route that matches it alone: that answer's headers
     /// and body. A failure is recorded where it happened (no handler: the unmatched report), and the
     /// batch fails.
     private func answerAlone(_ request: URLRequest, body: Data) async throws -> ([String: String], Data) {

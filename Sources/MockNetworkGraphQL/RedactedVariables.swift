@@ -1,4 +1,5 @@
 import Foundation
+import MockNetwork
 
 /// Comparing a live operation's variables with those an archive recorded, where redaction replaced
 /// secrets: the replacement fits any value, so a redacted recording still answers.

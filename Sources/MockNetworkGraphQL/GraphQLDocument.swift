@@ -1,4 +1,5 @@
 import Foundation
+import MockNetwork
 
 /// The operations a GraphQL document defines, found as the GraphQL specification's grammar
 /// (sections 2.1 and 2.3) lays them out, without parsing the rest.

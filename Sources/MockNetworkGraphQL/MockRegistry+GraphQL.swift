@@ -1,4 +1,5 @@
 import Foundation
+import MockNetwork
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -34,7 +35,7 @@ extension MockRegistry {
         add(
             match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             routeResponders: [
-                .readingOperation(isAsync: false) { read in
+                .readingBody(isAsync: false) { read in
                     .sync { .mock(try handler($0, try Self.operation(of: $0, read: read))) }
                 }
             ], repeatsLast: true)
@@ -52,18 +53,17 @@ extension MockRegistry {
         add(
             match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             routeResponders: [
-                .readingOperation(isAsync: true) { read in
+                .readingBody(isAsync: true) { read in
                     .async { .mock(try await handler($0, try Self.operation(of: $0, read: read))) }
                 }
             ], repeatsLast: true)
     }
 
     /// The one operation `request` carries, or the error that says why it carries none: from what its
-    /// lookup `read` (a GraphQL match reads it), else read here, where the handler runs.
-    static func operation(
-        of request: URLRequest, read: Result<[GraphQLOperation], any Error>?
-    ) throws -> GraphQLOperation {
-        let operations = try (read ?? Result { try GraphQLOperation.operations(in: request) }).get()
+    /// lookup `read` of the body (a GraphQL match reads it), else read here, where the handler runs.
+    static func operation(of request: URLRequest, read: [ObjectIdentifier: any Sendable]) throws -> GraphQLOperation {
+        let lookup = (read[ObjectIdentifier(GraphQLReading.self)] as? GraphQLReading)?.operations
+        let operations = try (lookup ?? Result { try GraphQLOperation.operations(in: request) }).get()
         guard operations.count == 1, operations[0].batchIndex == nil else {
             throw GraphQLFormatError.notGraphQL(
                 "\(RecordedRequest.method(of: request)) \(shortened(request.url?.absoluteString ?? "")) carries a "

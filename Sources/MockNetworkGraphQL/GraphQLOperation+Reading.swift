@@ -1,4 +1,5 @@
 import Foundation
+import MockNetwork
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

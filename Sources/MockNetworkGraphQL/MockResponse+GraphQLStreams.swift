@@ -1,4 +1,5 @@
 import Foundation
+import MockNetwork
 
 /// GraphQL answers over time: incremental delivery in `multipart/mixed` parts, as Apollo iOS reads
 /// it for `@defer` and for subscriptions, and GraphQL over server-sent events.

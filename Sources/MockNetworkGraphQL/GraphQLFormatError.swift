@@ -1,4 +1,5 @@
 import Foundation
+import MockNetwork
 
 /// GraphQL that MockNetwork cannot use: a request that is no GraphQL-over-HTTP request, a document
 /// that does not name one operation, or an answer that no GraphQL server sends. Each message says
