@@ -1,5 +1,4 @@
 import MockNetwork
-import MockNetworkGraphQL
 
 extension MockRegistry {
     /// Checks, after the fact, that the requests `match` describes came as often as `count` says,
