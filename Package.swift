@@ -15,6 +15,14 @@ let package = Package(
         .library(name: "MockNetworkArchives", targets: ["MockNetworkArchives"]),
         .library(name: "MockNetworkApp", targets: ["MockNetworkApp"]),
     ],
+    traits: [
+        .trait(
+            name: "Archives",
+            description: "MockNetworkTesting's trait and base class replay and record HAR archives and attach a "
+                + "failing test's traffic (MockNetworkArchives, MockNetworkGraphQL). Without it, a test target that "
+                + "uses MockNetworkTesting builds the core and the testing module only."),
+        .default(enabledTraits: ["Archives"]),
+    ],
     targets: [
         .target(name: "MockNetwork"),
         // GraphQL: operations, matching them, answers, batches, persisted queries.
@@ -22,7 +30,13 @@ let package = Package(
         // HAR archives: replay, record, export, redaction, a failing test's traffic.
         .target(name: "MockNetworkArchives", dependencies: ["MockNetwork", "MockNetworkGraphQL"]),
         // The trait and the base class, which replay and record archives and attach a failing test's traffic.
-        .target(name: "MockNetworkTesting", dependencies: ["MockNetwork", "MockNetworkGraphQL", "MockNetworkArchives"]),
+        .target(
+            name: "MockNetworkTesting",
+            dependencies: [
+                "MockNetwork",
+                .target(name: "MockNetworkGraphQL", condition: .when(traits: ["Archives"])),
+                .target(name: "MockNetworkArchives", condition: .when(traits: ["Archives"])),
+            ]),
         // The app's side of UI tests: launch-environment scenarios, stubs, archives, forwarding to a server.
         .target(name: "MockNetworkApp", dependencies: ["MockNetwork", "MockNetworkGraphQL", "MockNetworkArchives"]),
         // The HTTP door: a loopback server on the platform's sockets and Dispatch, the core its only dependency.

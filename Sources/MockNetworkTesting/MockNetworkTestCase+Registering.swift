@@ -1,8 +1,11 @@
 #if canImport(XCTest)
     import Foundation
     import MockNetwork
-    import MockNetworkGraphQL
     import XCTest
+
+    #if Archives
+        import MockNetworkGraphQL
+    #endif
 
     #if canImport(FoundationNetworking)
         import FoundationNetworking
@@ -160,35 +163,37 @@
                 handler)
         }
 
-        /// Answers this test's requests that `match` describes (typically `.graphQL("GetUser")`) with a
-        /// handler that also gets the request's GraphQL operation; see `MockRegistry`. A closure that
-        /// reads no member of the operation compiles as the `(request, parameters)` form, which answers a
-        /// GraphQL match the same; name the type, `(request, operation: GraphQLOperation)`, to pass it on.
-        @_disfavoredOverload  // `{ request, _ in … }` keeps picking the (request, parameters) form
-        @discardableResult
-        public func register(
-            _ match: RequestMatch, expectedCalls: Int? = nil,
-            fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-            _ handler: @escaping @Sendable (URLRequest, GraphQLOperation) throws -> MockResponse
-        ) -> MockRoute {
-            mocks.register(
-                match, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line, column: column,
-                handler)
-        }
+        #if Archives  // GraphQL comes with the archives, which read it
+            /// Answers this test's requests that `match` describes (typically `.graphQL("GetUser")`) with a
+            /// handler that also gets the request's GraphQL operation; see `MockRegistry`. A closure that
+            /// reads no member of the operation compiles as the `(request, parameters)` form, which answers a
+            /// GraphQL match the same; name the type, `(request, operation: GraphQLOperation)`, to pass it on.
+            @_disfavoredOverload  // `{ request, _ in … }` keeps picking the (request, parameters) form
+            @discardableResult
+            public func register(
+                _ match: RequestMatch, expectedCalls: Int? = nil,
+                fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+                _ handler: @escaping @Sendable (URLRequest, GraphQLOperation) throws -> MockResponse
+            ) -> MockRoute {
+                mocks.register(
+                    match, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line, column: column,
+                    handler)
+            }
 
-        /// Answers this test's requests that `match` describes with an `async` handler that also gets the
-        /// request's GraphQL operation.
-        @_disfavoredOverload  // `{ request, _ in … }` keeps picking the (request, parameters) form
-        @discardableResult
-        public func register(
-            _ match: RequestMatch, expectedCalls: Int? = nil,
-            fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-            _ handler: @escaping @Sendable (URLRequest, GraphQLOperation) async throws -> MockResponse
-        ) -> MockRoute {
-            mocks.register(
-                match, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line, column: column,
-                handler)
-        }
+            /// Answers this test's requests that `match` describes with an `async` handler that also gets the
+            /// request's GraphQL operation.
+            @_disfavoredOverload  // `{ request, _ in … }` keeps picking the (request, parameters) form
+            @discardableResult
+            public func register(
+                _ match: RequestMatch, expectedCalls: Int? = nil,
+                fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+                _ handler: @escaping @Sendable (URLRequest, GraphQLOperation) async throws -> MockResponse
+            ) -> MockRoute {
+                mocks.register(
+                    match, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line, column: column,
+                    handler)
+            }
+        #endif
 
         /// Answers this test's requests for `url` with `responses`, one each, in order; see `MockRegistry`.
         @discardableResult

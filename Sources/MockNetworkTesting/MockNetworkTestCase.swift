@@ -1,8 +1,11 @@
 #if canImport(XCTest)
     import Foundation
     import MockNetwork
-    import MockNetworkGraphQL
     import XCTest
+
+    #if Archives
+        import MockNetworkGraphQL
+    #endif
 
     #if canImport(FoundationNetworking)
         import FoundationNetworking
@@ -29,7 +32,9 @@
         public var mocks: MockRegistry {
             if let current { return current }
             let registry = MockRegistry()
-            registry.readsGraphQL()
+            #if Archives
+                registry.readsGraphQL()
+            #endif
             current = registry
             do {
                 try registry.registerDefaults { try registerDefaults(in: $0) }
@@ -86,57 +91,21 @@
             // A failed test's report gets its traffic (`attachesTrafficOnFailure`); a passing one's never.
             // On Linux the note naming the file goes into MockNetwork's first failure, or the log.
             var note: String?
-            if (testRun?.totalFailureCount ?? 0) > 0 || !failures.isEmpty {
-                note = TrafficAttachment.attach(mocks, to: self)
-            } else {
-                #if canImport(FoundationNetworking)
-                    TrafficAttachment.removeEarlierFile(of: self)
-                #endif
-            }
+            #if Archives
+                if (testRun?.totalFailureCount ?? 0) > 0 || !failures.isEmpty {
+                    note = TrafficAttachment.attach(mocks, to: self)
+                } else {
+                    #if canImport(FoundationNetworking)
+                        TrafficAttachment.removeEarlierFile(of: self)
+                    #endif
+                }
+            #endif
             for failure in Lifecycle.withNote(note, failures) { fail(failure) }
             if failures.isEmpty, let note { print(note) }
             Lifecycle.cancelAndReset(mocks)
             // XCTest runs one test at a time, so whatever the process-wide registry holds is this test's.
             Lifecycle.endProcessWide(reset: true, through: fail)
             super.tearDown()
-        }
-
-        /// Answers this test's requests from a recorded HAR archive: `Archives/<name>.har` in the
-        /// folder of the test's source file. Call it at the start of the test.
-        ///
-        /// ```swift
-        /// func testFetchUser() async throws {
-        ///     try useArchive("fetchUser")
-        ///     let user = try await UserClient(session: session).user(id: 1)
-        ///     XCTAssertEqual(user.name, "Ada")
-        /// }
-        /// ```
-        /// Record it from the real server with `MOCKNETWORK_RECORD=once swift test --filter UserTests`
-        /// and commit the file; from then on the test replays it.
-        ///
-        /// - Parameters:
-        ///   - name: the archive's name, without `.har`.
-        ///   - mode: record or replay; `nil` (the default) reads `MOCKNETWORK_RECORD`.
-        ///   - matching: which requests an entry answers; method and full URL unless given.
-        ///   - redaction: what is taken out before anything is written.
-        ///   - latency: how long each replayed entry takes to answer; at once unless given.
-        ///   - bundle: a bundle to replay the archive from when the source tree is not there (a device).
-        ///   - fileID: the test's source file; leave the default.
-        ///   - filePath: the test's source file; leave the default.
-        ///   - line: where the call is; leave the default.
-        ///   - column: where the call is; leave the default.
-        /// - Throws: `HTTPArchive.LoadError` for a broken archive, `ArchiveError.missingArchive` when
-        ///   there is nothing to replay.
-        public func useArchive(
-            _ name: String, mode: HTTPArchive.RecordMode? = nil, matching: HTTPArchive.Matching = .methodAndURL,
-            redaction: HTTPArchive.Redaction = .standard, latency: HTTPArchive.Latency = .none, bundle: Bundle? = nil,
-            fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
-        ) throws {
-            try ArchiveSupport.attach(
-                mocks, name: name, sourceFile: filePath, bundle: bundle,
-                settings: ArchiveSettings(mode: mode, matching: matching, redaction: redaction, latency: latency),
-                testName: ArchiveSupport.filter(forXCTest: self.name),
-                location: MockNetwork.SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         }
     }
 #endif

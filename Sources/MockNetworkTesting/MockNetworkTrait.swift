@@ -2,8 +2,12 @@
     import Dispatch
     import Foundation
     import MockNetwork
-    import MockNetworkGraphQL
     import Testing
+
+    #if Archives
+        import MockNetworkArchives
+        import MockNetworkGraphQL
+    #endif
 
     extension Trait where Self == MockNetworkTrait {
         /// Gives every test, and every case of a parameterized test, a fresh `MockRegistry`
@@ -51,44 +55,6 @@
         ) -> Self {
             MockNetworkTrait(requiresEveryHandlerCalled: requiringEveryHandlerCalled, defaults: defaults)
         }
-
-        /// `.mockNetwork`, with the test's requests answered from a recorded HAR archive:
-        /// `Archives/<archive>.har` in the folder of the test's source file.
-        ///
-        /// ```swift
-        /// @Test(.mockNetwork(archive: "fetchUser"))
-        /// func fetchUser() async throws {
-        ///     let user = try await UserClient(session: MockRegistry.current.session).user(id: 1)
-        ///     #expect(user.name == "Ada")
-        /// }
-        /// ```
-        /// Record it once from the real server with `MOCKNETWORK_RECORD=once swift test --filter fetchUser`
-        /// and commit the file; from then on the test replays it.
-        ///
-        /// Each case of a parameterized test gets an archive of its own, named after its arguments:
-        /// `Archives/<archive>/<arguments>.har` (`fetchUser/1.har`, `fetchUser/2.har`). On a suite,
-        /// each test gets its own: `Archives/<archive>/<test function>.har`, with the names of
-        /// nested suites as folders between (`shop/Cart/load.har`).
-        ///
-        /// - Parameters:
-        ///   - archive: the archive's name, without `.har`.
-        ///   - mode: record or replay; `nil` (the default) reads `MOCKNETWORK_RECORD`.
-        ///   - matching: which requests an entry answers; method and full URL unless given.
-        ///   - redaction: what is taken out before anything is written.
-        ///   - latency: how long each replayed entry takes to answer; at once unless given.
-        ///   - bundle: a bundle to replay the archive from when the source tree is not there (a device).
-        ///   - filePath: the test's source file; leave the default.
-        public static func mockNetwork(
-            archive: String, mode: HTTPArchive.RecordMode? = nil, matching: HTTPArchive.Matching = .methodAndURL,
-            redaction: HTTPArchive.Redaction = .standard, latency: HTTPArchive.Latency = .none,
-            bundle: Bundle? = nil, filePath: String = #filePath
-        ) -> Self {
-            MockNetworkTrait(
-                archive: MockNetworkTrait.Archive(
-                    name: archive,
-                    settings: ArchiveSettings(mode: mode, matching: matching, redaction: redaction, latency: latency),
-                    bundle: bundle, sourceFile: filePath))
-        }
     }
 
     /// The trait behind `.mockNetwork`: a registry per test, so tests run in parallel without
@@ -97,14 +63,10 @@
         /// Applies to every test in a suite it is on.
         public var isRecursive: Bool { true }
 
-        struct Archive: Sendable {
-            let name: String
-            let settings: ArchiveSettings
-            let bundle: Bundle?
-            let sourceFile: String
-        }
-
-        var archive: Archive?
+        #if Archives
+            /// The archive each test answers from (`MockNetworkTrait+Archives.swift`).
+            var archive: Archive?
+        #endif
         var requiresEveryHandlerCalled = false
         var defaults: (@Sendable (MockRegistry) throws -> Void)?
         /// Which `.mockNetwork` this is: the same for the copies a suite hands its tests.
@@ -113,26 +75,28 @@
         /// Every test, and every case of a parameterized test; with an archive, also the suite the
         /// trait is on, whose scope tells its tests to use an archive each.
         public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
-            if test.isSuite { return archive == nil ? nil : self }
+            #if Archives
+                if test.isSuite { return archive == nil ? nil : self }
+            #else
+                if test.isSuite { return nil }
+            #endif
             return testCase == nil ? nil : self
         }
-
-        /// For each archive name a suite's trait gives, the ID components of the outermost such
-        /// suite: each of its tests gets an archive of its own, at its path inside that suite.
-        @TaskLocal static var archiveSuites: [String: [String]] = [:]
 
         /// Runs `function` with a fresh registry as `MockRegistry.current`, then reports the
         /// registry's failures as issues of `test`.
         public func provideScope(
             for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
         ) async throws {
-            if test.isSuite, let archive {
-                // A nested suite that inherits the trait keeps the outer suite's place.
-                var suites = Self.archiveSuites
-                if suites[archive.name] == nil { suites[archive.name] = test.id.nameComponents }
-                try await Self.$archiveSuites.withValue(suites) { try await function() }
-                return
-            }
+            #if Archives
+                if test.isSuite, let archive {
+                    // A nested suite that inherits the trait keeps the outer suite's place.
+                    var suites = Self.archiveSuites
+                    if suites[archive.name] == nil { suites[archive.name] = test.id.nameComponents }
+                    try await Self.$archiveSuites.withValue(suites) { try await function() }
+                    return
+                }
+            #endif
             // Where a suite's trait and a nested one's both reach a test, the innermost (the last)
             // gives it its registry; the others only run it.
             if let innermost = test.traits.last(where: { $0 is MockNetworkTrait }) as? MockNetworkTrait,
@@ -142,7 +106,9 @@
                 return
             }
             let registry = MockRegistry()
-            registry.readsGraphQL()
+            #if Archives
+                registry.readsGraphQL()
+            #endif
             registry.requiresEveryHandlerCalled = requiresEveryHandlerCalled
             let processWide = ProcessWideUse()
             defer { processWide.end() }
@@ -156,14 +122,9 @@
                     registerDefaults(of: test, in: registry, fallback: fallback)
                 }
                 do {
-                    if let archive {
-                        let testName = ArchiveSupport.filter(forTest: test.name)
-                        let name = try ArchiveNames.name(
-                            archive: archive.name, suites: Self.archiveSuites, test: test, testCase: testCase)
-                        try ArchiveSupport.attach(
-                            registry, name: name, sourceFile: archive.sourceFile, bundle: archive.bundle,
-                            settings: archive.settings, testName: testName, location: fallback)
-                    }
+                    #if Archives
+                        try archive?.attach(to: registry, test: test, testCase: testCase, location: fallback)
+                    #endif
                     try await ProcessWideUse.$current.withValue(processWide) {
                         try await MockRegistry.$scoped.withValue(registry) {
                             // Made in the scope, so handlers see the test and its registry.
@@ -236,7 +197,9 @@
                 Reporter.fail(failure.message, at: failure.location, fallback: fallback, file: #filePath, line: #line)
             }
             await Lifecycle.end(registry, through: fail) {
-                if failed.isSet { TrafficAttachment.attach(registry, testName: test.name) }
+                #if Archives
+                    if failed.isSet { TrafficAttachment.attach(registry, testName: test.name) }
+                #endif
             }
             guard processWide.used else { return }
             // Shared by every test in the process: its failures are reported, its handlers kept.

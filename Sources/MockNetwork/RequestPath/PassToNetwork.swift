@@ -38,8 +38,9 @@ enum NetworkPassage {
         done: @escaping @Sendable (Result<(HTTPURLResponse, Data), any Error>) -> Void
     ) {
         let started = Date()
-        let backing = registry.state.withLock { $0.backing }
-        let recording = backing?.sendsUnmatchedToNetwork == true
+        // Only whether it records is kept: the backing itself is read again when the answer comes, so
+        // that a task Foundation keeps does not keep a backing the registry let go of (its file's claim).
+        let recording = registry.state.withLock { $0.backing?.sendsUnmatchedToNetwork == true }
         let unmatched = registry.unmatched
         let taskID = Locked<Int?>(nil)
         // Not from the caller's thread: on Linux every session's work queue targets one serial queue,
@@ -53,7 +54,9 @@ enum NetworkPassage {
                 } else {
                     result = .failure(error ?? URLError(.badServerResponse))
                 }
-                registry.passedToNetwork(request, number: number, result: result, started: started, backing: backing)
+                registry.passedToNetwork(
+                    request, number: number, result: result, started: started,
+                    backing: registry.state.withLock { $0.backing })
                 done(result)
             }
             guard keep(task) else { return }

@@ -1,124 +1,129 @@
-import Foundation
-import MockNetwork
-
-#if canImport(Testing)
-    import Testing
-#endif
-#if canImport(XCTest)
-    import XCTest
-#endif
-
-/// Attaches a failing test's traffic (`MockRegistry.trafficReport()`) to the test's report.
-package enum TrafficAttachment {
-    /// Where reports go instead of the test framework, for MockNetwork's own tests of what is
-    /// attached (a framework's attachments cannot be read back from inside the test).
-    @TaskLocal package static var sink: (@Sendable (_ name: String, _ json: Data) -> Void)?
-
-    /// The variable naming the folder the files go to on Linux; a temporary folder otherwise.
-    package static let directoryVariable = "MOCKNETWORK_TRAFFIC_DIR"
-
-    /// The folder ``directoryVariable`` names; a blank value counts as unset (as for the launch
-    /// variables), not as the current folder.
-    package static var directory: String? {
-        guard let value = ProcessInfo.processInfo.environment[directoryVariable] else { return nil }
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
-        return trimmed.isEmpty ? nil : trimmed
-    }
-
-    /// Where the traffic files of failed XCTest tests go on Linux.
-    package static var linuxFolder: URL {
-        directory.map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("MockNetwork-traffic")
-    }
-
-    #if canImport(XCTest) && canImport(FoundationNetworking)
-        /// Removes the traffic file an earlier, failed run of `testCase` left, now that it passed: what a
-        /// failing test's report names stays, and nothing gathers once it is fixed.
-        package static func removeEarlierFile(of testCase: XCTestCase) {
-            try? FileManager.default.removeItem(at: linuxFolder.appendingPathComponent(fileName(for: testCase.name)))
-        }
-    #endif
-
-    /// `testName` as a file name: `traffic-` and its letters, digits, `.`, `-` and `_`, the rest as `_`.
-    static func fileName(for testName: String) -> String {
-        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-_")
-        let name = String(testName.map { allowed.contains($0) ? $0 : "_" }).trimmingCharacters(in: ["_"])
-        return "traffic-\(name.isEmpty ? "test" : name).har"
-    }
-
-    /// What the report holds, for the line that names it.
-    static func summary(_ report: TrafficReport) -> String {
-        let requests = report.count == 1 ? "1 request" : "\(report.count) requests"
-        return report.omitted == 0 ? requests : "the latest \(requests) (\(report.omitted) earlier left out)"
-    }
+// With the package's `Archives` trait (on by default).
+#if Archives
+    import Foundation
+    import MockNetwork
+    import MockNetworkArchives
 
     #if canImport(Testing)
-        /// Attaches `registry`'s traffic to the running Swift Testing test.
-        static func attach(_ registry: MockRegistry, testName: String) {
-            guard registry.attachesTrafficOnFailure, let report = registry.trafficReport() else { return }
-            let name = fileName(for: testName)
-            if let sink {
-                sink(name, report.json)
-                return
-            }
-            #if compiler(>=6.2)
-                Attachment.record(Array(report.json), named: name)
-            #endif
-            #if canImport(FoundationNetworking)
-                // Swift Testing saves an attachment only where `--attachments-path` says, yet prints
-                // "Attached" either way: on Linux the traffic goes to a file too, and a warning (which
-                // fails nothing) says where.
-                let note = writeFile(report, named: name)
-                #if compiler(>=6.3)
-                    Issue.record(Comment(rawValue: note), severity: .warning)
-                #else
-                    print(note)
-                #endif
-            #endif
-        }
+        import Testing
     #endif
-
-    #if canImport(FoundationNetworking)
-        /// Writes `report` to the file `name` in ``linuxFolder``; returns the note that names the file,
-        /// or says why it could not be written.
-        static func writeFile(_ report: TrafficReport, named name: String) -> String {
-            let folder = linuxFolder
-            let file = folder.appendingPathComponent(name)
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try report.json.write(to: file)
-            } catch {
-                return "MockNetwork: the test failed, and its traffic could not be written to \(file.path): "
-                    + "\(error.localizedDescription). Set \(directoryVariable) to a folder that can be written."
-            }
-            return "MockNetwork: the test failed; what the network saw (\(summary(report))) is in \(file.path), "
-                + "a HAR file: open it in a browser's network panel. (Off with "
-                + "\(TrafficReport.environmentVariable)=0 or mocks.attachesTrafficOnFailure = false.)"
-        }
-    #endif
-
     #if canImport(XCTest)
-        /// Attaches `registry`'s traffic to `testCase`: an `XCTAttachment` on Apple platforms; on
-        /// Linux, whose XCTest has none, a file. Returns the note that names the file (or says why it
-        /// could not be written), for the caller to add to the test's first MockNetwork failure or to
-        /// the log: never a failure of its own, which would count the failed test once more.
-        @discardableResult
-        package static func attach(_ registry: MockRegistry, to testCase: XCTestCase) -> String? {
-            guard registry.attachesTrafficOnFailure, let report = registry.trafficReport() else { return nil }
-            let name = fileName(for: testCase.name)
-            if let sink {
-                sink(name, report.json)
-                return nil
-            }
-            #if canImport(FoundationNetworking)
-                return writeFile(report, named: name)
-            #else
-                let attachment = XCTAttachment(data: report.json, uniformTypeIdentifier: "public.json")
-                attachment.name = name
-                attachment.lifetime = .keepAlways
-                testCase.add(attachment)
-                return nil
-            #endif
-        }
+        import XCTest
     #endif
-}
+
+    /// Attaches a failing test's traffic (`MockRegistry.trafficReport()`) to the test's report.
+    package enum TrafficAttachment {
+        /// Where reports go instead of the test framework, for MockNetwork's own tests of what is
+        /// attached (a framework's attachments cannot be read back from inside the test).
+        @TaskLocal package static var sink: (@Sendable (_ name: String, _ json: Data) -> Void)?
+
+        /// The variable naming the folder the files go to on Linux; a temporary folder otherwise.
+        package static let directoryVariable = "MOCKNETWORK_TRAFFIC_DIR"
+
+        /// The folder ``directoryVariable`` names; a blank value counts as unset (as for the launch
+        /// variables), not as the current folder.
+        package static var directory: String? {
+            guard let value = ProcessInfo.processInfo.environment[directoryVariable] else { return nil }
+            let trimmed = value.trimmingCharacters(in: .whitespaces)
+            return trimmed.isEmpty ? nil : trimmed
+        }
+
+        /// Where the traffic files of failed XCTest tests go on Linux.
+        package static var linuxFolder: URL {
+            directory.map { URL(fileURLWithPath: $0) }
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("MockNetwork-traffic")
+        }
+
+        #if canImport(XCTest) && canImport(FoundationNetworking)
+            /// Removes the traffic file an earlier, failed run of `testCase` left, now that it passed: what a
+            /// failing test's report names stays, and nothing gathers once it is fixed.
+            package static func removeEarlierFile(of testCase: XCTestCase) {
+                try? FileManager.default.removeItem(
+                    at: linuxFolder.appendingPathComponent(fileName(for: testCase.name)))
+            }
+        #endif
+
+        /// `testName` as a file name: `traffic-` and its letters, digits, `.`, `-` and `_`, the rest as `_`.
+        static func fileName(for testName: String) -> String {
+            let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-_")
+            let name = String(testName.map { allowed.contains($0) ? $0 : "_" }).trimmingCharacters(in: ["_"])
+            return "traffic-\(name.isEmpty ? "test" : name).har"
+        }
+
+        /// What the report holds, for the line that names it.
+        static func summary(_ report: TrafficReport) -> String {
+            let requests = report.count == 1 ? "1 request" : "\(report.count) requests"
+            return report.omitted == 0 ? requests : "the latest \(requests) (\(report.omitted) earlier left out)"
+        }
+
+        #if canImport(Testing)
+            /// Attaches `registry`'s traffic to the running Swift Testing test.
+            static func attach(_ registry: MockRegistry, testName: String) {
+                guard registry.attachesTrafficOnFailure, let report = registry.trafficReport() else { return }
+                let name = fileName(for: testName)
+                if let sink {
+                    sink(name, report.json)
+                    return
+                }
+                #if compiler(>=6.2)
+                    Attachment.record(Array(report.json), named: name)
+                #endif
+                #if canImport(FoundationNetworking)
+                    // Swift Testing saves an attachment only where `--attachments-path` says, yet prints
+                    // "Attached" either way: on Linux the traffic goes to a file too, and a warning (which
+                    // fails nothing) says where.
+                    let note = writeFile(report, named: name)
+                    #if compiler(>=6.3)
+                        Issue.record(Comment(rawValue: note), severity: .warning)
+                    #else
+                        print(note)
+                    #endif
+                #endif
+            }
+        #endif
+
+        #if canImport(FoundationNetworking)
+            /// Writes `report` to the file `name` in ``linuxFolder``; returns the note that names the file,
+            /// or says why it could not be written.
+            static func writeFile(_ report: TrafficReport, named name: String) -> String {
+                let folder = linuxFolder
+                let file = folder.appendingPathComponent(name)
+                do {
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                    try report.json.write(to: file)
+                } catch {
+                    return "MockNetwork: the test failed, and its traffic could not be written to \(file.path): "
+                        + "\(error.localizedDescription). Set \(directoryVariable) to a folder that can be written."
+                }
+                return "MockNetwork: the test failed; what the network saw (\(summary(report))) is in \(file.path), "
+                    + "a HAR file: open it in a browser's network panel. (Off with "
+                    + "\(TrafficReport.environmentVariable)=0 or mocks.attachesTrafficOnFailure = false.)"
+            }
+        #endif
+
+        #if canImport(XCTest)
+            /// Attaches `registry`'s traffic to `testCase`: an `XCTAttachment` on Apple platforms; on
+            /// Linux, whose XCTest has none, a file. Returns the note that names the file (or says why it
+            /// could not be written), for the caller to add to the test's first MockNetwork failure or to
+            /// the log: never a failure of its own, which would count the failed test once more.
+            @discardableResult
+            package static func attach(_ registry: MockRegistry, to testCase: XCTestCase) -> String? {
+                guard registry.attachesTrafficOnFailure, let report = registry.trafficReport() else { return nil }
+                let name = fileName(for: testCase.name)
+                if let sink {
+                    sink(name, report.json)
+                    return nil
+                }
+                #if canImport(FoundationNetworking)
+                    return writeFile(report, named: name)
+                #else
+                    let attachment = XCTAttachment(data: report.json, uniformTypeIdentifier: "public.json")
+                    attachment.name = name
+                    attachment.lifetime = .keepAlways
+                    testCase.add(attachment)
+                    return nil
+                #endif
+            }
+        #endif
+    }
+#endif
