@@ -44,7 +44,8 @@ let package = Package(
         .executableTarget(
             name: "MockNetworkBenchmark", dependencies: ["MockNetwork", "MockNetworkArchives", "MockNetworkServer"]),
         .testTarget(
-            name: "MockNetworkTests", dependencies: [
+            name: "MockNetworkTests",
+            dependencies: [
                 "MockNetwork", "MockNetworkTesting", "MockNetworkServer", "MockNetworkGraphQL", "MockNetworkArchives",
                 "MockNetworkApp",
             ],

@@ -1,7 +1,7 @@
 import Foundation
 import MockNetwork
-import MockNetworkGraphQL
 import MockNetworkArchives
+import MockNetworkGraphQL
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

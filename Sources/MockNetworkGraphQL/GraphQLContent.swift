@@ -54,7 +54,8 @@ enum GraphQLContent: ContentKind {
         }.first
         let bodies = answers.map { String(decoding: $0.body, as: UTF8.self) }
         return try MockResponse(
-            headers: ["Content-Type": type ?? "application/json"], body: Data("[\(bodies.joined(separator: ","))]".utf8))
+            headers: ["Content-Type": type ?? "application/json"], body: Data("[\(bodies.joined(separator: ","))]".utf8)
+        )
     }
 
     static func registerFix(_ reading: BodyReading) -> String? {

@@ -122,7 +122,9 @@ extension RequestMatch.GraphQLRule {
     package var words: String {
         var text = "GraphQL " + shownName
         if let variables {
-            text += (allVariables ? " with exactly variables " : " with variables ") + JSONValue.object(variables).description
+            text +=
+                (allVariables ? " with exactly variables " : " with variables ")
+                + JSONValue.object(variables).description
         } else if allVariables {
             text += " with no variables"
         }

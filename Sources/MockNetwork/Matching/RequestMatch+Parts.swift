@@ -84,4 +84,3 @@ extension RequestMatch {
         return HeaderValue(have).lowercased == HeaderValue(type).lowercased
     }
 }
-

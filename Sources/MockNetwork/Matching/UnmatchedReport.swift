@@ -13,7 +13,9 @@ extension MockRegistry.Core {
 
     /// The error for a request no handler matches and the report recorded for it (what a served
     /// request's answer carries as its body).
-    func unmatchedFailure(_ request: RecordedRequest, backing: (any RegistryBacking)?) -> (error: URLError, report: String) {
+    func unmatchedFailure(_ request: RecordedRequest, backing: (any RegistryBacking)?) -> (
+        error: URLError, report: String
+    ) {
         let shown = MockRegistry.shortened(request.url.absoluteString)
         // The body as content and part rules read it, once for every route the report asks.
         let reading = BodyReading(request.request, body: request.body)
@@ -24,7 +26,8 @@ extension MockRegistry.Core {
             kind.shown(reading, includingSeveral: false).map { (kind: kind, shown: $0) }
         }.first
         // Why a request that tried to carry content carries none; `nil` for one that carries some.
-        let tried = carried == nil
+        let tried =
+            carried == nil
             ? kinds.lazy.compactMap { kind in kind.problem(reading).map { (kind: kind, problem: $0) } }.first : nil
         let problem = tried?.problem
         let meant = tried.map { $0.kind.looksMeant(request) } ?? false

@@ -63,10 +63,12 @@ extension MockRegistry {
         MockRegistry.$defaultsOf.withValue(ObjectIdentifier(core)) {
             _ = add(
                 .host("*"), nil, SourceLocation(),
-                [.async { request in
-                    let (response, data) = try await answer(request)
-                    return .http(response, data)
-                }],
+                [
+                    .async { request in
+                        let (response, data) = try await answer(request)
+                        return .http(response, data)
+                    }
+                ],
                 repeatsLast: true)
         }
     }
@@ -93,7 +95,8 @@ extension MockRegistry {
             core.state.withLock { state in
                 let inFlight = Set(state.inFlight.keys)
                 guard !unchanged(state.log.total, state.failures.count, inFlight) else { return nil }
-                return Activity(logged: state.log.total, inFlight: inFlight, failures: state.failures, log: state.log.all)
+                return Activity(
+                    logged: state.log.total, inFlight: inFlight, failures: state.failures, log: state.log.all)
             }
         }
     }

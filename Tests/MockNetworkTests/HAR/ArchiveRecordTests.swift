@@ -1,8 +1,8 @@
 import Foundation
 import MockNetwork
+import MockNetworkArchives
 import MockNetworkTesting
 import XCTest
-import MockNetworkArchives
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,7 +1,7 @@
 import Foundation
 import MockNetwork
-import XCTest
 import MockNetworkArchives
+import XCTest
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

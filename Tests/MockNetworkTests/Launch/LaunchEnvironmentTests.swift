@@ -1,8 +1,8 @@
 import Foundation
 import MockNetwork
+import MockNetworkApp
 import MockNetworkTesting
 import XCTest
-import MockNetworkApp
 
 /// The UI test's side: what `mockNetwork(scenario:)` and `mockNetwork(archive:)` put in a launch
 /// environment, and how `mockNetworkReport()` reads the report back, or says why it cannot.

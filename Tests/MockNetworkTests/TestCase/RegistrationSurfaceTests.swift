@@ -36,7 +36,8 @@ final class RegistrationSurfaceTests: MockNetworkTestCase {
 
     func testTheBaseClassHasEveryFormOfTheRegistry() throws {
         let registry =
-            try (registerForms(below: "Sources/MockNetwork") + registerForms(below: "Sources/MockNetworkGraphQL")).sorted()
+            try (registerForms(below: "Sources/MockNetwork") + registerForms(below: "Sources/MockNetworkGraphQL"))
+            .sorted()
         let baseClass = try registerForms(below: "Sources/MockNetworkTesting")
         XCTAssertEqual(registry.count, 21, "the registry's forms: \(registry)")
         let missing = Set(registry).subtracting(baseClass)
