@@ -9,15 +9,19 @@ import Foundation
 /// Build one with the static helpers, which read well as a handler's return value:
 /// ```swift
 /// mocks.register("https://api.example.com/user") { _ in
-///     try .json(#"{"name": "Ada"}"#)
+///     .json(#"{"name": "Ada"}"#)
 /// }
-/// mocks.register("https://api.example.com/missing") { _ in try .status(404) }
+/// mocks.register("https://api.example.com/missing") { _ in .status(404) }
 /// mocks.register("https://api.example.com/offline") { _ in .failure(.notConnectedToInternet) }
 /// ```
 ///
+/// A builder given input it cannot use (`.status(700)`, a value `.json` cannot encode, a fixture
+/// that is not there) throws nothing: it makes a response that fails its request, and records the
+/// failure of the test at the builder's line, saying what was wrong and how to fix it.
+///
 /// Builders: `json` (text or an `Encodable`), `text`, `data`, `fixture`, `status`, `redirect`,
 /// `failure`, and for bodies over time `streamed` and `events`. Modifiers, which return a changed
-/// copy: `status(_:)` (`try .json(error).status(500)`), `header(_:_:)`, `delayed(by:)`,
+/// copy: `status(_:)` (`.json(error).status(500)`), `header(_:_:)`, `delayed(by:)`,
 /// `chunked(into:)`, `throttled(bytesPerSecond:)`, `failing(after:with:)` and
 /// `followingRedirects(_:)`.
 public struct MockResponse: Sendable {
@@ -37,6 +41,9 @@ public struct MockResponse: Sendable {
     public private(set) var followsRedirects = true
     /// How the body arrives over time (see `MockResponse+Streams.swift`); `nil` for all at once.
     var pacing: BodyPacing?
+    /// Where a builder was given input it cannot use, and what was wrong: the response fails its
+    /// request with ``error``, and the test at this place.
+    var invalidAt: SourceLocation?
 
     /// A response with the given status, headers and body.
     ///
@@ -56,6 +63,24 @@ public struct MockResponse: Sendable {
         self.error = failure
     }
 
+    /// A response that fails its request with `error`, a builder's input that could not be used,
+    /// and records the failure at `location`, the builder's call.
+    package static func invalid(_ error: any Error, at location: SourceLocation) -> MockResponse {
+        var response = MockResponse(failure: error)
+        response.invalidAt = location
+        return response
+    }
+
+    /// What `make` builds, or when it throws (its input is wrong), a response that fails its
+    /// request and the test at `location`.
+    package static func checked(at location: SourceLocation, _ make: () throws -> MockResponse) -> MockResponse {
+        do {
+            return try make()
+        } catch {
+            return invalid(error, at: location)
+        }
+    }
+
     private init(status: Int, headers: [String: String], body: Data, contentType: String) throws {
         var headers = headers
         if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
@@ -66,29 +91,35 @@ public struct MockResponse: Sendable {
 
     /// A JSON body given as text, sent as it is (malformed JSON included, for testing a client's
     /// error path). `Content-Type` is `application/json` unless `headers` sets it.
-    public static func json(_ text: String, status: Int = 200, headers: [String: String] = [:]) throws -> MockResponse {
-        try MockResponse(status: status, headers: headers, body: Data(text.utf8), contentType: "application/json")
+    public static func json(
+        _ text: String, status: Int = 200, headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> MockResponse {
+        checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+            try MockResponse(status: status, headers: headers, body: Data(text.utf8), contentType: "application/json")
+        }
     }
 
     /// A JSON body encoded from `value` with `encoder`. `Content-Type` is `application/json` unless
     /// `headers` sets it.
     ///
-    /// - Throws: ``MockNetworkError/unencodableJSON(type:reason:)`` when `encoder` cannot encode
-    ///   `value` (reported as a failure at the handler's registration), or
-    ///   ``MockNetworkError/invalidStatusCode(_:)``.
+    /// When `encoder` cannot encode `value`, the response fails its request with
+    /// ``MockNetworkError/unencodableJSON(type:reason:)``, and the test at this call.
     public static func json<Value: Encodable>(
         _ value: Value,
         encoder: JSONEncoder = JSONEncoder(),
         status: Int = 200,
-        headers: [String: String] = [:]
-    ) throws -> MockResponse {
-        let body: Data
-        do {
-            body = try encoder.encode(value)
-        } catch {
-            throw MockNetworkError.unencodableJSON(type: "\(Value.self)", reason: MockResponse.reason(error))
+        headers: [String: String] = [:],
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> MockResponse {
+        checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+            let body: Data
+            do {
+                body = try encoder.encode(value)
+            } catch {
+                throw MockNetworkError.unencodableJSON(type: "\(Value.self)", reason: MockResponse.reason(error))
+            }
+            return try MockResponse(status: status, headers: headers, body: body, contentType: "application/json")
         }
-        return try MockResponse(status: status, headers: headers, body: body, contentType: "application/json")
     }
 
     /// The statuses a final response may have. (`1xx` ones are interim: URLSession reads past them.)
@@ -104,14 +135,22 @@ public struct MockResponse: Sendable {
     }
 
     /// A plain-text body in UTF-8. `Content-Type` is `text/plain; charset=utf-8` unless `headers` sets it.
-    public static func text(_ text: String, status: Int = 200, headers: [String: String] = [:]) throws -> MockResponse {
-        try MockResponse(
-            status: status, headers: headers, body: Data(text.utf8), contentType: "text/plain; charset=utf-8")
+    public static func text(
+        _ text: String, status: Int = 200, headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> MockResponse {
+        checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+            try MockResponse(
+                status: status, headers: headers, body: Data(text.utf8), contentType: "text/plain; charset=utf-8")
+        }
     }
 
     /// A body of raw bytes. `Content-Type` is `application/octet-stream` unless `headers` sets it.
-    public static func data(_ data: Data, status: Int = 200, headers: [String: String] = [:]) throws -> MockResponse {
-        try MockResponse(status: status, headers: headers, body: data, contentType: "application/octet-stream")
+    public static func data(
+        _ data: Data, status: Int = 200, headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> MockResponse {
+        checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+            try MockResponse(status: status, headers: headers, body: data, contentType: "application/octet-stream")
+        }
     }
 
     /// A body read from the file `name` in `bundle` (such as `Bundle.module` of a test target with
@@ -123,21 +162,28 @@ public struct MockResponse: Sendable {
     ///   - bundle: the bundle that holds the file.
     ///   - status: the HTTP status, 200 unless given.
     ///   - headers: header fields to send besides the `Content-Type`.
-    /// - Throws: ``MockNetworkError/missingFixture(name:bundle:)`` naming the bundle and file.
-    public static func fixture(_ name: String, in bundle: Bundle, status: Int = 200, headers: [String: String] = [:])
-        throws -> MockResponse
-    {
-        let file = Fixtures.url(of: name, in: bundle)
-        guard let file, let data = try? Data(contentsOf: file) else {
-            throw MockNetworkError.missingFixture(name: name, bundle: bundle.bundleURL.path)
+    ///
+    /// A file that is not there fails the request with ``MockNetworkError/missingFixture(name:bundle:)``,
+    /// naming the bundle and file, and the test at this call.
+    public static func fixture(
+        _ name: String, in bundle: Bundle, status: Int = 200, headers: [String: String] = [:],
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> MockResponse {
+        checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+            let file = Fixtures.url(of: name, in: bundle)
+            guard let file, let data = try? Data(contentsOf: file) else {
+                throw MockNetworkError.missingFixture(name: name, bundle: bundle.bundleURL.path)
+            }
+            return try MockResponse(
+                status: status, headers: headers, body: data, contentType: Fixtures.contentType(of: file.pathExtension))
         }
-        return try MockResponse(
-            status: status, headers: headers, body: data, contentType: Fixtures.contentType(of: file.pathExtension))
     }
 
-    /// A response with an empty body, such as `.status(204)` or `.status(404)`.
-    public static func status(_ status: Int, headers: [String: String] = [:]) throws -> MockResponse {
-        try MockResponse(status: status, headers: headers)
+    /// A response with an empty body, such as `.status(204)` or `.status(404)`. A status outside
+    /// `200...599` fails the request with ``MockNetworkError/invalidStatusCode(_:)``, and the test
+    /// at this call.
+    public static func status(_ status: Int, headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) -> MockResponse {
+        checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) { try MockResponse(status: status, headers: headers) }
     }
 
     /// A network-level failure: the request fails with `URLError(code)`, as when the device is
@@ -154,11 +200,15 @@ public struct MockResponse: Sendable {
     /// A redirect to `location` (absolute, or relative to the request's URL) with status 301, 302,
     /// 303, 307 or 308. The client ends with the response of the URL it leads to, unless
     /// ``followingRedirects(_:)`` says otherwise.
-    public static func redirect(to location: String, status: Int = 302, headers: [String: String] = [:]) throws
-        -> MockResponse
-    {
-        guard [301, 302, 303, 307, 308].contains(status) else { throw MockNetworkError.invalidRedirectStatus(status) }
-        return try MockResponse(status: status, headers: headers.merging(["Location": location]) { $1 })
+    public static func redirect(
+        to location: String, status: Int = 302, headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> MockResponse {
+        checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+            guard [301, 302, 303, 307, 308].contains(status) else {
+                throw MockNetworkError.invalidRedirectStatus(status)
+            }
+            return try MockResponse(status: status, headers: headers.merging(["Location": location]) { $1 })
+        }
     }
 
     /// This response, arriving after `seconds`. A delay past the request's timeout ends the request
@@ -190,11 +240,12 @@ public struct MockResponse: Sendable {
         return copy
     }
 
-    /// This response with another status: `try .json(error).status(500)`.
-    ///
-    /// - Throws: ``MockNetworkError/invalidStatusCode(_:)`` when `status` is outside `200...599`.
-    public func status(_ status: Int) throws -> MockResponse {
-        guard MockResponse.finalStatuses.contains(status) else { throw MockNetworkError.invalidStatusCode(status) }
+    /// This response with another status: `.json(error).status(500)`. A status outside `200...599`
+    /// fails the request with ``MockNetworkError/invalidStatusCode(_:)``, and the test at this call.
+    public func status(_ status: Int, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) -> MockResponse {
+        guard MockResponse.finalStatuses.contains(status) else {
+            return .invalid(MockNetworkError.invalidStatusCode(status), at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        }
         var copy = self
         copy.status = status
         return copy

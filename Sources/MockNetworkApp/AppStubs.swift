@@ -67,7 +67,7 @@ enum AppStubs {
         for path in candidates(for: name, variant: variant) {
             let file = root.appendingPathComponent(path)
             if let data = try? Data(contentsOf: file) {
-                return try .data(data, headers: ["Content-Type": Fixtures.contentType(of: file.pathExtension)])
+                return .data(data, headers: ["Content-Type": Fixtures.contentType(of: file.pathExtension)])
             }
         }
         throw MockLaunchError.missingStub(name: name, variant: variant, bundle: bundlePath)

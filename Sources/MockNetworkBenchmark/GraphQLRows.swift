@@ -37,7 +37,7 @@ func graphQLRows(requests: Int, rounds: Int) async throws {
 /// POST answered by its exact URL), and the request both rows send.
 func graphQLSetup(operations: Bool) throws -> (MockRegistry, URLRequest) {
     let endpoint = "https://api.example.com/graphql"
-    let okay = try MockResponse.text("ok")
+    let okay = MockResponse.text("ok")
     let registry = MockRegistry()
     if operations {
         for index in 0..<1_000 {

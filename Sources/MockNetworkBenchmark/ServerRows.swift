@@ -26,9 +26,9 @@ struct ServerRowServers {
         let fields: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]
         engine = try HTTPServer { _, writer in writer.respond(status: 200, headers: fields, body: body) }
         registry = MockRegistry()
-        registry.register("https://api.example.com/x") { _ in try .text("ok") }
+        registry.register("https://api.example.com/x") { _ in .text("ok") }
         registry.register("https://api.example.com/stream") { _ in
-            try .streamed((0..<10).map { _ in Data("ok".utf8) }, every: .milliseconds(10))
+            .streamed((0..<10).map { _ in Data("ok".utf8) }, every: .milliseconds(10))
         }
         served = try MockServer(serving: registry, as: ["https://api.example.com"])
     }

@@ -71,15 +71,27 @@ extension MockResponse {
     ///
     /// ```swift
     /// mocks.register("https://api.example.com/graphql") { request in
-    ///     try .graphQL(data: #"{"user": {"id": "7", "name": "Ada"}}"#, for: request)
+    ///     .graphQL(data: #"{"user": {"id": "7", "name": "Ada"}}"#, for: request)
     /// }
     /// ```
     ///
-    /// - Throws: ``GraphQLFormatError/invalidAnswer(_:)`` when `data` is not a JSON object or `null`,
-    ///   or ``MockNetworkError/invalidStatusCode(_:)``.
+    /// `data` that is not a JSON object or `null` (``GraphQLFormatError/invalidAnswer(_:)``) or a status
+    /// outside `200...599` fails the request, and the test at this call.
     public static func graphQL(
         data: String, errors: [GraphQLError] = [], extensions: [String: JSONValue] = [:],
-        for request: URLRequest? = nil, status: Int = 200, headers: [String: String] = [:]
+        for request: URLRequest? = nil, status: Int = 200, headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> MockResponse {
+        checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+            try graphQLText(
+                data: data, errors: errors, extensions: extensions, for: request, status: status, headers: headers)
+        }
+    }
+
+    /// ``graphQL(data:errors:extensions:for:status:headers:fileID:filePath:line:column:)-(String,_,_,_,_,_,_,_,_,_)``,
+    /// throwing what it cannot send.
+    private static func graphQLText(
+        data: String, errors: [GraphQLError], extensions: [String: JSONValue], for request: URLRequest?, status: Int,
+        headers: [String: String]
     ) throws -> MockResponse {
         let value: JSONValue
         do {
@@ -97,15 +109,16 @@ extension MockResponse {
 
     /// A GraphQL answer with `errors` and no `data`: a request error, such as a document that does not
     /// validate (the specification suggests status 400 for it with `application/graphql-response+json`).
-    /// `Content-Type` and status as for `.graphQL(data:)`.
-    ///
-    /// - Throws: ``MockNetworkError/invalidStatusCode(_:)``.
+    /// `Content-Type` and status as for `.graphQL(data:)`; a status outside `200...599` fails the
+    /// request, and the test at this call.
     public static func graphQL(
         errors: [GraphQLError], extensions: [String: JSONValue] = [:], for request: URLRequest? = nil,
-        status: Int = 200, headers: [String: String] = [:]
-    ) throws -> MockResponse {
-        try graphQLAnswer(
-            data: nil, errors: errors, extensions: extensions, for: request, status: status, headers: headers)
+        status: Int = 200, headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> MockResponse {
+        checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+            try graphQLAnswer(
+                data: nil, errors: errors, extensions: extensions, for: request, status: status, headers: headers)
+        }
     }
 
     private static func graphQLAnswer(
@@ -131,13 +144,24 @@ extension MockResponse {
     /// A GraphQL answer with `data` encoded with `encoder`, `errors` beside it when given; otherwise as
     /// the form with JSON text says.
     ///
-    /// - Throws: ``GraphQLFormatError/invalidAnswer(_:)`` when `encoder` cannot encode `data` or it is
-    ///   no JSON object, or ``MockNetworkError/invalidStatusCode(_:)``.
+    /// When `encoder` cannot encode `data` or it is no JSON object (``GraphQLFormatError/invalidAnswer(_:)``),
+    /// or the status is outside `200...599`, the request fails, and the test at this call.
     @_disfavoredOverload  // JSON text, a String, picks the form above
     public static func graphQL<Value: Encodable>(
         data: Value, errors: [GraphQLError] = [], extensions: [String: JSONValue] = [:],
         encoder: JSONEncoder = JSONEncoder(), for request: URLRequest? = nil, status: Int = 200,
-        headers: [String: String] = [:]
+        headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> MockResponse {
+        checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+            try graphQLEncoded(
+                data: data, errors: errors, extensions: extensions, encoder: encoder, for: request, status: status,
+                headers: headers)
+        }
+    }
+
+    private static func graphQLEncoded<Value: Encodable>(
+        data: Value, errors: [GraphQLError], extensions: [String: JSONValue], encoder: JSONEncoder,
+        for request: URLRequest?, status: Int, headers: [String: String]
     ) throws -> MockResponse {
         let encoded: Data
         do {

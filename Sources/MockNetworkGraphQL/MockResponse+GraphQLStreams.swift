@@ -28,19 +28,28 @@ extension MockResponse {
     ///
     /// ```swift
     /// // query GetUser { user { id ... @defer(label: "UserBio") { bio } } }
-    /// try .graphQLMultipart(
+    /// .graphQLMultipart(
     ///     [#"{"data": {"user": {"id": "7"}}, "hasNext": true}"#,
     ///      #"{"incremental": [{"label": "UserBio", "data": {"bio": "…"}, "path": ["user"]}], "hasNext": false}"#],
     ///     every: .milliseconds(50))
     /// ```
     ///
-    /// - Throws: ``GraphQLFormatError/invalidAnswer(_:)`` for a payload that is no JSON object (or,
-    ///   with ``GraphQLIncrementalSpec/deferred``, lacks `hasNext` or both `data` and `incremental`,
-    ///   or has an incremental item without its `label` or `path`, which Apollo iOS rejects), or
-    ///   ``MockNetworkError/invalidStream(_:)`` for a negative `every`.
+    /// A payload that is no JSON object (or, with ``GraphQLIncrementalSpec/deferred``, lacks `hasNext`
+    /// or both `data` and `incremental`, or has an incremental item without its `label` or `path`,
+    /// which Apollo iOS rejects: ``GraphQLFormatError/invalidAnswer(_:)``), or a negative `every`
+    /// (``MockNetworkError/invalidStream(_:)``), fails the request, and the test at this call.
     public static func graphQLMultipart(
         _ payloads: [String], spec: GraphQLIncrementalSpec = .deferred, every interval: Duration = .zero,
-        status: Int = 200, headers: [String: String] = [:]
+        status: Int = 200, headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> MockResponse {
+        checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+            try multipartAnswer(payloads, spec: spec, every: interval, status: status, headers: headers)
+        }
+    }
+
+    private static func multipartAnswer(
+        _ payloads: [String], spec: GraphQLIncrementalSpec, every interval: Duration, status: Int,
+        headers: [String: String]
     ) throws -> MockResponse {
         let parts = try payloads.enumerated().map { index, text in
             let payload = try graphQLPayload(text, number: index + 1)
@@ -64,8 +73,9 @@ extension MockResponse {
         if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
             headers["Content-Type"] = "multipart/mixed; boundary=\"graphql\"; \(spec.rawValue)"
         }
-        return try .streamed(
-            try MultipartPart.framed(parts, boundary: "graphql"), every: interval, status: status, headers: headers)
+        return try stream(
+            try MultipartPart.framed(parts, boundary: "graphql"), every: interval, status: status, headers: headers,
+            contentType: "application/octet-stream")
     }
 
     /// A GraphQL answer over time as server-sent events (`text/event-stream`), as GraphQL over SSE
@@ -73,16 +83,20 @@ extension MockResponse {
     /// `{"data": …}`, as compact JSON), then a `complete` event with an empty `data:`; the first with
     /// the response and each next one `every` after the one before.
     ///
-    /// - Throws: ``GraphQLFormatError/invalidAnswer(_:)`` for a payload that is no JSON object, or
-    ///   ``MockNetworkError/invalidStream(_:)`` for a negative `every`.
+    /// A payload that is no JSON object (``GraphQLFormatError/invalidAnswer(_:)``) or a negative `every`
+    /// (``MockNetworkError/invalidStream(_:)``) fails the request, and the test at this call.
     public static func graphQLEvents(
-        _ payloads: [String], every interval: Duration = .zero, status: Int = 200, headers: [String: String] = [:]
-    ) throws -> MockResponse {
-        let next = try payloads.enumerated().map { index, text in
-            ServerSentEvent(event: "next", data: try graphQLPayload(text, number: index + 1).description)
+        _ payloads: [String], every interval: Duration = .zero, status: Int = 200, headers: [String: String] = [:],
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> MockResponse {
+        checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+            let next = try payloads.enumerated().map { index, text in
+                ServerSentEvent(event: "next", data: try graphQLPayload(text, number: index + 1).description)
+            }
+            return try eventStream(
+                next + [ServerSentEvent(event: "complete", data: "")], every: interval, status: status,
+                headers: headers)
         }
-        return try .events(
-            next + [ServerSentEvent(event: "complete", data: "")], every: interval, status: status, headers: headers)
     }
 
     /// The `incremental` items of `@defer`'s payload `number`: each with the `label` of its `@defer`

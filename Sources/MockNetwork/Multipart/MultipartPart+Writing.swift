@@ -86,19 +86,26 @@ extension MockResponse {
     /// Each piece ends with the boundary line after its part, so a client reading the body as it
     /// comes has each part whole when its piece comes.
     ///
-    /// - Throws: ``MultipartFormatError/unwritable(_:)`` for parts that cannot be written (see
-    ///   ``MultipartPart/framed(_:boundary:)``), ``MockNetworkError/invalidStream(_:)`` for a
-    ///   negative `every`, or ``MockNetworkError/invalidStatusCode(_:)``.
+    /// Parts that cannot be written (see ``MultipartPart/framed(_:boundary:)``: ``MultipartFormatError/unwritable(_:)``),
+    /// a negative `every` (``MockNetworkError/invalidStream(_:)``) or a status outside `200...599`
+    /// fail the request, and the test at this call.
     public static func multipart(
         _ parts: [MultipartPart], boundary: String = "mocknetwork-boundary", every interval: Duration? = nil,
-        status: Int = 200, headers: [String: String] = [:]
-    ) throws -> MockResponse {
-        let pieces = try MultipartPart.framed(parts, boundary: boundary)
-        var headers = headers
-        if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
-            headers["Content-Type"] = "multipart/mixed; boundary=\"\(boundary)\""
+        status: Int = 200, headers: [String: String] = [:],
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> MockResponse {
+        checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+            let pieces = try MultipartPart.framed(parts, boundary: boundary)
+            var headers = headers
+            if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
+                headers["Content-Type"] = "multipart/mixed; boundary=\"\(boundary)\""
+            }
+            if let interval {
+                return try stream(
+                    pieces, every: interval, status: status, headers: headers,
+                    contentType: "application/octet-stream")
+            }
+            return try MockResponse(status: status, headers: headers, body: pieces.reduce(Data(), +))
         }
-        if let interval { return try .streamed(pieces, every: interval, status: status, headers: headers) }
-        return try MockResponse(status: status, headers: headers, body: pieces.reduce(Data(), +))
     }
 }

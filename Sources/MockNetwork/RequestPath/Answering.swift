@@ -206,7 +206,11 @@ extension MockRegistry.Core {
             }
             return (Answer(result: .success((response, data))), true)
         case .mock(let mock):
-            if let error = mock.error { return (Answer(result: .failure(error), delay: mock.delay), false) }
+            if let error = mock.error {
+                // A builder given input it cannot use: the test fails where the builder was called.
+                if let location = mock.invalidAt { record(MockFailure(message: "\(error)", location: location)) }
+                return (Answer(result: .failure(error), delay: mock.delay), false)
+            }
             guard let response = httpResponse(url, mock) else {
                 return (Answer(result: .failure(URLError(.badServerResponse))), false)
             }

@@ -74,7 +74,10 @@ extension MockRegistry.Core {
             case .http(let response, let data):
                 return (response.allHeaderFields as? [String: String] ?? [:], data)
             case .mock(let mock):
-                if let error = mock.error { throw error }
+                if let error = mock.error {
+                    if let location = mock.invalidAt { record(MockFailure(message: "\(error)", location: location)) }
+                    throw error
+                }
                 return (mock.headers, mock.body)
             }
         }

@@ -15,33 +15,53 @@ extension MockResponse {
     ///
     /// ```swift
     /// mocks.register("https://api.example.com/export") { _ in
-    ///     try .streamed([header, row1, row2], every: .milliseconds(20))
+    ///     .streamed([header, row1, row2], every: .milliseconds(20))
     /// }
     /// ```
+    ///
+    /// A negative `interval` fails the request with ``MockNetworkError/invalidStream(_:)``, and the
+    /// test at this call.
     public static func streamed(
-        _ chunks: [Data], every interval: Duration, status: Int = 200, headers: [String: String] = [:]
-    ) throws -> MockResponse {
-        try stream(chunks, every: interval, status: status, headers: headers, contentType: "application/octet-stream")
+        _ chunks: [Data], every interval: Duration, status: Int = 200, headers: [String: String] = [:],
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> MockResponse {
+        checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+            try stream(
+                chunks, every: interval, status: status, headers: headers, contentType: "application/octet-stream")
+        }
     }
 
     /// Text that arrives in `chunks` (UTF-8), the first with the response and each next one `every`
     /// after the one before. `Content-Type` is `text/plain; charset=utf-8` unless `headers` sets it.
     public static func streamed(
-        _ chunks: [String], every interval: Duration, status: Int = 200, headers: [String: String] = [:]
-    ) throws -> MockResponse {
-        try stream(
-            chunks.map { Data($0.utf8) }, every: interval, status: status, headers: headers,
-            contentType: "text/plain; charset=utf-8")
+        _ chunks: [String], every interval: Duration, status: Int = 200, headers: [String: String] = [:],
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> MockResponse {
+        checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+            try stream(
+                chunks.map { Data($0.utf8) }, every: interval, status: status, headers: headers,
+                contentType: "text/plain; charset=utf-8")
+        }
     }
 
     /// Server-sent events (`text/event-stream`), the first with the response and each next one
     /// `every` after the one before, framed as the WHATWG standard says (see ``ServerSentEvent``).
     /// The body ends after the last event, as a server closing the stream does.
     ///
-    /// - Throws: ``MockNetworkError/invalidStream(_:)`` for an event the format cannot carry.
+    /// An event the format cannot carry fails the request with ``MockNetworkError/invalidStream(_:)``,
+    /// and the test at this call.
     public static func events(
         _ events: [ServerSentEvent], every interval: Duration = .zero, status: Int = 200,
-        headers: [String: String] = [:]
+        headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> MockResponse {
+        checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+            try eventStream(events, every: interval, status: status, headers: headers)
+        }
+    }
+
+    /// ``events(_:every:status:headers:fileID:filePath:line:column:)``, throwing what it cannot send.
+    package static func eventStream(
+        _ events: [ServerSentEvent], every interval: Duration, status: Int, headers: [String: String]
     ) throws -> MockResponse {
         var response = try stream(
             try events.map { Data(try $0.framed().utf8) }, every: interval, status: status, headers: headers,
@@ -56,12 +76,15 @@ extension MockResponse {
     /// arrives when its last byte would, so the whole body takes its size divided by the rate.
     /// A `.streamed` or `.events` body is sent at this rate instead of its own pace.
     ///
-    /// - Throws: ``MockNetworkError/invalidStream(_:)`` when `bytesPerSecond` is not positive.
-    public func throttled(bytesPerSecond: Int) throws -> MockResponse {
+    /// A rate that is not positive fails the request with ``MockNetworkError/invalidStream(_:)``, and
+    /// the test at this call.
+    public func throttled(bytesPerSecond: Int, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) -> MockResponse {
         guard bytesPerSecond > 0 else {
-            throw MockNetworkError.invalidStream(
-                "throttled(bytesPerSecond: \(bytesPerSecond)) would never send the body. Give a rate above 0, "
-                    + "e.g. 64_000 for a slow mobile network.")
+            return .invalid(
+                MockNetworkError.invalidStream(
+                    "throttled(bytesPerSecond: \(bytesPerSecond)) would never send the body. Give a rate above 0, "
+                        + "e.g. 64_000 for a slow mobile network."),
+                at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         }
         var copy = self
         copy.pacing = BodyPacing(
@@ -77,18 +100,23 @@ extension MockResponse {
     /// With `bytes` equal to the body's size, the whole body arrives and the request fails instead
     /// of ending (a connection lost just before the end).
     ///
-    /// - Throws: ``MockNetworkError/invalidStream(_:)`` when `bytes` is negative or past the end of
-    ///   the body.
-    public func failing(after bytes: Int, with error: any Error) throws -> MockResponse {
+    /// A `bytes` that is negative or past the end of the body fails the request with
+    /// ``MockNetworkError/invalidStream(_:)``, and the test at this call.
+    public func failing(after bytes: Int, with error: any Error, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) -> MockResponse {
+        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         guard bytes >= 0 else {
-            throw MockNetworkError.invalidStream(
-                "failing(after: \(bytes)) is a negative number of bytes. Give 0 to fail right after the response, "
-                    + "or the number of body bytes that arrive before the failure.")
+            return .invalid(
+                MockNetworkError.invalidStream(
+                    "failing(after: \(bytes)) is a negative number of bytes. Give 0 to fail right after the "
+                        + "response, or the number of body bytes that arrive before the failure."),
+                at: location)
         }
         guard bytes <= body.count else {
-            throw MockNetworkError.invalidStream(
-                "failing(after: \(bytes)) is past the end of the \(body.count)-byte body, so it could never cut it. "
-                    + "Give at most \(body.count) (the whole body, then the failure), or a longer body.")
+            return .invalid(
+                MockNetworkError.invalidStream(
+                    "failing(after: \(bytes)) is past the end of the \(body.count)-byte body, so it could never cut "
+                        + "it. Give at most \(body.count) (the whole body, then the failure), or a longer body."),
+                at: location)
         }
         var copy = self
         var pacing = copy.pacing ?? BodyPacing()
@@ -97,7 +125,7 @@ extension MockResponse {
         return copy
     }
 
-    private static func stream(
+    package static func stream(
         _ chunks: [Data], every interval: Duration, status: Int, headers: [String: String], contentType: String
     ) throws -> MockResponse {
         guard interval >= .zero else {
