@@ -3,10 +3,11 @@ import PackageDescription
 
 let package = Package(
     name: "MockNetwork",
-    // macOS 14 / iOS 17: `URL(string:)` before them returns nil for spaces, non-ASCII and stray `%`,
-    // which handlers' URLs and recorded archives hold (README, "Requirements"). Not watchOS: it loads
-    // no custom URLProtocol (the core says so with a build error there).
-    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .visionOS(.v1)],
+    // macOS 13 / iOS 16 / tvOS 16: `Duration` is in the API. `URL(string:)` before macOS 14 / iOS 17
+    // returns nil for spaces, non-ASCII and stray `%`, which handlers' URLs and recorded archives hold:
+    // MockNetwork encodes such text itself first (`URLText`), as those versions do. Not watchOS: it
+    // loads no custom URLProtocol (the core says so with a build error there).
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .visionOS(.v1)],
     products: [
         .library(name: "MockNetwork", targets: ["MockNetwork"]),
         .library(name: "MockNetworkTesting", targets: ["MockNetworkTesting"]),

@@ -69,7 +69,7 @@ extension HTTPArchive.Matching {
         default:
             return nil
         }
-        guard let url = URL(string: entry.request.url) else { return nil }
+        guard let url = URLText.url(entry.request.url) else { return nil }
         var request = URLRequest(url: url)
         request.httpMethod = entry.request.method
         for header in entry.request.headers where !header.name.hasPrefix(":") {

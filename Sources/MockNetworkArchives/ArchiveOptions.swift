@@ -118,7 +118,7 @@ extension HTTPArchive {
 
         /// The query's items as sent (`name=value`, percent-encoded), in order, without `ignored`.
         static func queryItems(_ url: String, ignoring ignored: Set<String>) -> [String] {
-            guard let query = URLComponents(string: url)?.percentEncodedQuery, !query.isEmpty else { return [] }
+            guard let query = URLText.components(url)?.percentEncodedQuery, !query.isEmpty else { return [] }
             return query.split(separator: "&", omittingEmptySubsequences: false).map(String.init).filter { item in
                 let name = item.split(separator: "=", maxSplits: 1).first.map(String.init) ?? item
                 return !ignored.contains(name.removingPercentEncoding ?? name)

@@ -160,7 +160,7 @@ extension HTTPArchive {
         let names = Set(parameters)
         var found: Set<String> = []
         func collect(_ text: String) {
-            guard text.contains("?"), let items = URLComponents(string: text)?.queryItems else { return }
+            guard text.contains("?"), let items = URLText.components(text)?.queryItems else { return }
             for item in items where names.contains(item.name) {
                 if let value = item.value, !value.isEmpty { found.insert(value) }
             }
@@ -173,7 +173,7 @@ extension HTTPArchive {
     }
 
     static func removing(_ parameters: [String], from url: String) -> String {
-        guard var components = URLComponents(string: url), components.percentEncodedQuery != nil else { return url }
+        guard var components = URLText.components(url), components.percentEncodedQuery != nil else { return url }
         let kept = Matching.queryItems(url, ignoring: Set(parameters))
         components.percentEncodedQuery = kept.isEmpty ? nil : kept.joined(separator: "&")
         return components.string ?? url

@@ -12,7 +12,7 @@ extension HTTPArchive {
         -> (url: String, removed: [String])?
     {
         guard url.contains("variables=") || url.contains("extensions="),
-            var components = URLComponents(string: url), let query = components.percentEncodedQuery
+            var components = URLText.components(url), let query = components.percentEncodedQuery
         else { return nil }
         var removed: [String] = []
         var changed = false

@@ -101,7 +101,7 @@ extension HTTPArchive.Request: Codable {
         try request.encode(httpVersion, forKey: HARKey("httpVersion"))
         try request.encode([String](), forKey: HARKey("cookies"))
         try request.encode(headers, forKey: HARKey("headers"))
-        let query = URLComponents(string: url)?.queryItems ?? []
+        let query = URLText.components(url)?.queryItems ?? []
         try request.encode(
             query.map { HTTPArchive.Header($0.name, $0.value ?? "") }, forKey: HARKey("queryString"))
         try request.encodeIfPresent(body.map(HTTPArchive.PostData.init), forKey: HARKey("postData"))

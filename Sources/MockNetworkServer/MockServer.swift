@@ -156,6 +156,6 @@ public final class MockServer: Sendable, StopsWithTest {
 
     /// A URL on this server: `path` (with any query) resolved against ``url``.
     public func url(_ path: String) -> URL {
-        URL(string: path, relativeTo: url)?.absoluteURL ?? url
+        URLText.url(path, relativeTo: url)?.absoluteURL ?? url
     }
 }

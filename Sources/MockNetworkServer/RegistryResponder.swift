@@ -15,7 +15,7 @@ struct ServedOrigin: Sendable {
     let hostValues: Set<String>
 
     init?(_ text: String) {
-        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+        guard let components = URLText.components(text), let scheme = components.scheme?.lowercased(),
             let host = components.host?.lowercased(), !host.isEmpty,
             components.path.isEmpty || components.path == "/", components.query == nil,
             components.fragment == nil, components.user == nil
@@ -25,7 +25,7 @@ struct ServedOrigin: Sendable {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         var prefix = "\(scheme)://\(shownHost)"
         if let port, port != defaultPort { prefix += ":\(port)" }
-        guard let url = URL(string: prefix) else { return nil }
+        guard let url = URLText.url(prefix) else { return nil }
         self.url = url
         self.prefix = prefix
         var values: Set<String> = []
@@ -205,7 +205,7 @@ final class RegistryResponder: HTTPResponder {
         guard
             let origin = origins.first(where: { host.map($0.hostValues.contains) ?? false })
                 ?? redirectedOrigin(of: request.target) ?? origins.first ?? ownOrigin.withLock({ $0 }),
-            let url = URL(string: origin.prefix + Self.pathAndQuery(of: request.target))
+            let url = URLText.url(origin.prefix + Self.pathAndQuery(of: request.target))
         else { return nil }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method

@@ -37,7 +37,7 @@ package enum URLKeys {
     /// so that form skips the parse.
     package static func absoluteString(_ text: String) -> String? {
         if isPlainAbsolute(text) { return text }
-        guard let url = URL(string: text), url.scheme != nil else { return nil }
+        guard let url = URLText.url(text), url.scheme != nil else { return nil }
         // Copied into a string of Swift's own: the one `URL` gives for a string it had to encode
         // is not marked as ASCII, and hashing it (the table files routes by it) took 8 times as long.
         return String(decoding: url.absoluteString.utf8, as: UTF8.self)

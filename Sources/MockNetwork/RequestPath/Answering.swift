@@ -38,7 +38,7 @@ extension MockRegistry.Core {
             guard case .success(let (response, _)) = step.answer.result, step.follow,
                 [301, 302, 303, 307, 308].contains(response.statusCode),
                 let location = response.value(forHTTPHeaderField: "Location"),
-                let next = URL(string: location, relativeTo: response.url ?? chain.request.url)?.absoluteURL
+                let next = URLText.url(location, relativeTo: response.url ?? chain.request.url)?.absoluteURL
             else {
                 var answer = step.answer
                 answer.request = chain.request
