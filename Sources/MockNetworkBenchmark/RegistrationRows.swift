@@ -22,9 +22,9 @@ func registerTenThousand() async -> TenThousand {
     let addresses = (0..<10_000).map { "https://api.example.com/items/\($0)?page=\($0 % 7)" }
     let registering = await seconds {
         for address in addresses {
-            many.register(address) { _ in try .text("no") }
+            many.register(.url(address)) { _ in try .text("no") }
         }
-        many.register(target.absoluteString) { _ in try .text("ok") }
+        many.register(.url(target)) { _ in try .text("ok") }
     }
     return TenThousand(registry: many, addresses: addresses, seconds: registering)
 }
@@ -68,7 +68,7 @@ enum RegistrationForm: String, CaseIterable {
         let registry = MockRegistry()
         switch self {
         case .exact, .parsed:
-            for address in addresses { registry.register(address) { _ in try .text("no") } }
+            for address in addresses { registry.register(.url(address)) { _ in try .text("no") } }
         case .method:
             for address in addresses { registry.register(.url(address).method("GET")) { _ in try .text("no") } }
         }

@@ -5,8 +5,9 @@ import MockNetwork
     import FoundationNetworking
 #endif
 
-/// Registering handlers that read the GraphQL operation a request carries.
-extension MockRegistry {
+/// Registering handlers that read the GraphQL operation a request carries: GraphQL's own kind of
+/// handler, added to every ``MockRegistering`` type as the core's kinds are.
+extension MockRegistering {
     /// Answers requests that `match` describes (typically ``RequestMatch/graphQL(_:type:variables:allVariables:)``)
     /// with a handler that also gets the request's GraphQL operation: its name, type, document,
     /// variables and extensions.
@@ -28,15 +29,16 @@ extension MockRegistry {
     @_disfavoredOverload  // `{ request, _ in … }` keeps picking the (request, parameters) form
     @discardableResult
     public func register(
-        _ match: RequestMatch, expectedCalls: Int? = nil,
+        _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ handler: @escaping @Sendable (URLRequest, GraphQLOperation) throws -> MockResponse
     ) -> MockRoute {
-        add(
-            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+        mockRegistry.add(
+            match.method(method), expectedCalls,
+            SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             routeResponders: [
                 .readingBody(isAsync: false) { read in
-                    .sync { .mock(try handler($0, try Self.operation(of: $0, read: read))) }
+                    .sync { .mock(try handler($0, try MockRegistry.operation(of: $0, read: read))) }
                 }
             ], repeatsLast: true)
     }
@@ -46,19 +48,22 @@ extension MockRegistry {
     @_disfavoredOverload  // `{ request, _ in … }` keeps picking the (request, parameters) form
     @discardableResult
     public func register(
-        _ match: RequestMatch, expectedCalls: Int? = nil,
+        _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ handler: @escaping @Sendable (URLRequest, GraphQLOperation) async throws -> MockResponse
     ) -> MockRoute {
-        add(
-            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+        mockRegistry.add(
+            match.method(method), expectedCalls,
+            SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             routeResponders: [
                 .readingBody(isAsync: true) { read in
-                    .async { .mock(try await handler($0, try Self.operation(of: $0, read: read))) }
+                    .async { .mock(try await handler($0, try MockRegistry.operation(of: $0, read: read))) }
                 }
             ], repeatsLast: true)
     }
+}
 
+extension MockRegistry {
     /// The one operation `request` carries, or the error that says why it carries none: from what its
     /// lookup `read` of the body (a GraphQL match reads it), else read here, where the handler runs.
     static func operation(of request: URLRequest, read: [ObjectIdentifier: any Sendable]) throws -> GraphQLOperation {
