@@ -31,7 +31,13 @@ public struct RouteParameters: Sendable, Equatable {
 extension MockRegistering {
     /// Answers requests that `match` describes (typically a template, `"…/users/{id}"`) with a
     /// handler that also gets the values the template captured: `parameters["id"]`.
+    ///
+    /// A closure that names no type for its second parameter (`{ request, _ in … }`) fits this form
+    /// and GraphQL's `(request, operation)` alike, so it does not compile ("ambiguous use of
+    /// 'register'"): take the request alone (`{ request in … }`), or name the type,
+    /// `{ (request, parameters: RouteParameters) in … }`.
     @discardableResult
+    // `{ request, _ in }` fits (request, operation) too: name the type, `(request, parameters: RouteParameters)`.
     public func register(
         _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
@@ -46,6 +52,7 @@ extension MockRegistering {
     /// Answers requests that `match` describes with an `async` handler that also gets the values
     /// the template captured.
     @discardableResult
+    // `{ request, _ in }` fits (request, operation) too: name the type, `(request, parameters: RouteParameters)`.
     public func register(
         _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,

@@ -63,9 +63,11 @@ func requestRows(requests: Int) async throws -> RequestSetup {
     // 3t. 1,000 path templates on the target's host (`/svc<n>/{id}/items`), and `/{page}` answering.
     let templates = MockRegistry()
     for index in 0..<1_000 {
-        templates.register("https://api.example.com/svc\(index)/{id}/items") { _, _ in try .text("no") }
+        templates.register("https://api.example.com/svc\(index)/{id}/items") { (_, _: RouteParameters) in
+            try .text("no")
+        }
     }
-    templates.register("https://api.example.com/{page}") { _, _ in try .text("ok") }
+    templates.register("https://api.example.com/{page}") { (_, _: RouteParameters) in try .text("ok") }
 
     // 5. Registering 10,000 handlers (and 3: the target registered last).
     let many = await registerTenThousand()

@@ -19,15 +19,15 @@ extension MockRegistering {
     /// }
     /// ```
     ///
-    /// A closure that never reads a member of `operation` (`{ request, _ in … }`) compiles as the
-    /// `(request, parameters)` form instead, which answers a GraphQL match the same (it captures no
-    /// parameters). To pass the operation on whole, name its type:
-    /// `{ (request, operation: GraphQLOperation) in … }`.
+    /// A closure that names no type for its second parameter and reads no member of it
+    /// (`{ request, _ in … }`) fits this form and the `(request, parameters)` one alike, so it does
+    /// not compile ("ambiguous use of 'register'"): take the request alone (`{ request in … }`), or
+    /// name the type, `{ (request, operation: GraphQLOperation) in … }`.
     ///
     /// A request that carries no one operation (no GraphQL request, or a batch) fails with the
     /// ``GraphQLFormatError`` that says why, as a handler's error does.
-    @_disfavoredOverload  // `{ request, _ in … }` keeps picking the (request, parameters) form
     @discardableResult
+    // `{ request, _ in }` fits (request, parameters) too: name the type, `(request, operation: GraphQLOperation)`.
     public func register(
         _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
@@ -45,8 +45,8 @@ extension MockRegistering {
 
     /// Answers requests that `match` describes with an `async` handler that also gets the request's
     /// GraphQL operation; it runs in a task of its own that is cancelled when the request ends first.
-    @_disfavoredOverload  // `{ request, _ in … }` keeps picking the (request, parameters) form
     @discardableResult
+    // `{ request, _ in }` fits (request, parameters) too: name the type, `(request, operation: GraphQLOperation)`.
     public func register(
         _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,

@@ -21,7 +21,7 @@ import Testing
         let users = mocks.register(.graphQL("GetUser")) { request, operation in
             try .graphQL(data: #"{"user": {"id": "\#(operation.variables["id"] ?? nil)"}}"#, for: request)
         }
-        mocks.register(.graphQL(type: .mutation)) { request, _ async throws in
+        mocks.register(.graphQL(type: .mutation)) { request async throws in
             try .graphQL(data: #"{"addUser": {"id": "9"}}"#, for: request)
         }
 

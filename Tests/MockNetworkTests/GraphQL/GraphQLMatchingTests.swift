@@ -102,7 +102,7 @@ import Testing
         mocks.register(.url("https://api.example.com/users/{id}")) { _, parameters in
             try .text(parameters["id"] ?? "")
         }
-        mocks.register(.graphQL("GetUser")) { _, _ in try .text("either") }
+        mocks.register(.graphQL("GetUser")) { _ in try .text("either") }
 
         #expect(try await answer(URLRequest(url: URL(string: "https://api.example.com/users/7")!)) == "7")
         #expect(try await answer(getUser("7")) == "either")
