@@ -23,17 +23,26 @@ extension MockRegistering {
     }
 
     /// Answers requests for `url` with a handler in the tutorials' shape; write `register(.url(url), …)`.
+    ///
+    /// The handler is optional only so that a closure that only throws (`{ _ in throw … }`) picks the
+    /// `MockResponse` form above: passing a closure as an optional costs the type checker a
+    /// conversion, and this form and that one are both generic and disfavored, so nothing else
+    /// tells them apart.
     @available(*, deprecated, message: "write register(.url(url), …): .url(_:) makes a RequestMatch of a String or URL")
     @_disfavoredOverload
     @discardableResult
     public func register<Response: HTTPURLResponse>(
         _ url: some StringProtocol, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-        _ handler: @escaping @Sendable (URLRequest) throws -> (Response, Data)
+        _ handler: (@Sendable (URLRequest) throws -> (Response, Data))?
     ) -> MockRoute {
         register(
             .url(String(url)), method: method, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath,
-            line: line, column: column, handler)
+            line: line, column: column
+        ) { request in
+            guard let handler else { throw URLError(.unsupportedURL) }
+            return try handler(request)
+        }
     }
 
     /// Answers requests for `url` with an `async` handler; write `register(.url(url), …)`.
@@ -78,7 +87,8 @@ extension MockRegistering {
             line: line, column: column, answer: response)
     }
 
-    /// Answers requests for `url` with a handler that also gets what its template captured; write `register(.url(url), …)`.
+    /// Answers requests for `url` with a handler that also gets what its template captured; write
+    /// `register(.url(url), …)`.
     @available(*, deprecated, message: "write register(.url(url), …): .url(_:) makes a RequestMatch of a String or URL")
     @_disfavoredOverload
     @discardableResult
@@ -92,7 +102,8 @@ extension MockRegistering {
             line: line, column: column, handler)
     }
 
-    /// Answers requests for `url` with an `async` handler that also gets what its template captured; write `register(.url(url), …)`.
+    /// Answers requests for `url` with an `async` handler that also gets what its template captured;
+    /// write `register(.url(url), …)`.
     @available(*, deprecated, message: "write register(.url(url), …): .url(_:) makes a RequestMatch of a String or URL")
     @_disfavoredOverload
     @discardableResult

@@ -65,6 +65,36 @@ final class RegistrationSurfaceTests: MockNetworkTestCase {
         XCTAssertTrue(mockRegistry === mocks)
     }
 
+    /// The deprecated forms that take a `String` or `URL` value still register, on the base class too,
+    /// and a closure that only throws is not ambiguous among them. (Deprecated itself, so that calling
+    /// them here warns of nothing.)
+    @available(*, deprecated, message: "calls the deprecated String and URL forms on purpose")
+    func testTheDeprecatedStringAndURLFormsStillRegister() async throws {
+        let text = "https://api.example.com/text"
+        let failing = "https://api.example.com/failing"
+        let tuple: MockHandler = { request in
+            (HTTPURLResponse(url: request.url!, statusCode: 201, httpVersion: nil, headerFields: nil)!, Data("t".utf8))
+        }
+        register(text, method: "GET") { _ in try .text("text") }
+        register(failing) { _ in throw URLError(.cannotParseResponse) }
+        register(try url("https://api.example.com/tuple"), tuple)
+        mocks.register(Substring("https://api.example.com/users/{id}")) { _, parameters in
+            try .text(parameters["id"] ?? "")
+        }
+        register(try url("https://api.example.com/answer"), answer: try .status(204))
+
+        let first = try await send(session, "GET", text)
+        let created = try await send(session, "GET", "https://api.example.com/tuple")
+        let user = try await send(session, "GET", "https://api.example.com/users/7")
+        let answered = try await send(session, "GET", "https://api.example.com/answer")
+        var thrown: URLError?
+        do { _ = try await send(session, "GET", failing) } catch let error as URLError { thrown = error }
+
+        XCTAssertEqual([first.text, user.text], ["text", "7"])
+        XCTAssertEqual([created.status, answered.status], [201, 204])
+        XCTAssertEqual(thrown?.code, .cannotParseResponse)
+    }
+
     /// The two forms a new user reached for on the base class and did not find.
     func testATemplateHandlerAndASequenceRegisterOnTheBaseClass() async throws {
         register("https://api.example.com/users/{id}") { _, parameters in
