@@ -216,3 +216,13 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
         return parts.joined(separator: " ")
     }
 }
+
+/// A string literal is the match of its URL, as `.url(_:)` makes it: `register("https://api.example.com/user")`
+/// reads as `register(.url("https://api.example.com/user"))`, interpolations included. A `String` value
+/// becomes a match with `.url(_:)`.
+extension RequestMatch: ExpressibleByStringInterpolation {
+    /// The match `.url(_:)` makes of `url`: exactly this URL, or a template when its path holds `{name}`.
+    public init(stringLiteral url: String) {
+        self = .url(url)
+    }
+}

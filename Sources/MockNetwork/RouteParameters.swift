@@ -28,16 +28,23 @@ public struct RouteParameters: Sendable, Equatable {
     }
 }
 
-extension MockRegistry {
+extension MockRegistering {
     /// Answers requests that `match` describes (typically a template, `"…/users/{id}"`) with a
-    /// handler that also gets the values the template captured.
+    /// handler that also gets the values the template captured: `parameters["id"]`.
+    ///
+    /// A closure that names no type for its second parameter (`{ request, _ in … }`) fits this form
+    /// and GraphQL's `(request, operation)` alike, so it does not compile ("ambiguous use of
+    /// 'register'"): take the request alone (`{ request in … }`), or name the type,
+    /// `{ (request, parameters: RouteParameters) in … }`.
     @discardableResult
+    // `{ request, _ in }` fits (request, operation) too: name the type, `(request, parameters: RouteParameters)`.
     public func register(
-        _ match: RequestMatch, expectedCalls: Int? = nil,
+        _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ handler: @escaping @Sendable (URLRequest, RouteParameters) throws -> MockResponse
     ) -> MockRoute {
-        add(
+        let match = match.method(method)
+        return mockRegistry.add(
             match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             [.sync { .mock(try handler($0, RouteParameters(match, $0.url))) }], repeatsLast: true)
     }
@@ -45,39 +52,15 @@ extension MockRegistry {
     /// Answers requests that `match` describes with an `async` handler that also gets the values
     /// the template captured.
     @discardableResult
+    // `{ request, _ in }` fits (request, operation) too: name the type, `(request, parameters: RouteParameters)`.
     public func register(
-        _ match: RequestMatch, expectedCalls: Int? = nil,
+        _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ handler: @escaping @Sendable (URLRequest, RouteParameters) async throws -> MockResponse
     ) -> MockRoute {
-        add(
+        let match = match.method(method)
+        return mockRegistry.add(
             match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             [.async { .mock(try await handler($0, RouteParameters(match, $0.url))) }], repeatsLast: true)
-    }
-
-    /// Answers requests for the URL template `url` (`"https://api.example.com/v1/users/{id}"`) with a
-    /// handler that also gets the captured values: `parameters["id"]`.
-    @discardableResult
-    public func register(
-        _ url: String, method: String? = nil, expectedCalls: Int? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-        _ handler: @escaping @Sendable (URLRequest, RouteParameters) throws -> MockResponse
-    ) -> MockRoute {
-        register(
-            method.map { RequestMatch.url(url).method($0) } ?? .url(url), expectedCalls: expectedCalls,
-            fileID: fileID, filePath: filePath, line: line, column: column, handler)
-    }
-
-    /// Answers requests for the URL template `url` with an `async` handler that also gets the
-    /// captured values.
-    @discardableResult
-    public func register(
-        _ url: String, method: String? = nil, expectedCalls: Int? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-        _ handler: @escaping @Sendable (URLRequest, RouteParameters) async throws -> MockResponse
-    ) -> MockRoute {
-        register(
-            method.map { RequestMatch.url(url).method($0) } ?? .url(url), expectedCalls: expectedCalls,
-            fileID: fileID, filePath: filePath, line: line, column: column, handler)
     }
 }

@@ -41,7 +41,7 @@ extension MockRegistry {
         let root = bundle.resourceURL ?? bundle.bundleURL
         let bundlePath = bundle.bundleURL.path
         for (url, name) in routes.sorted(by: { $0.key < $1.key }) {
-            registry.register(url) { _ in
+            registry.register(.url(url)) { _ in
                 try AppStubs.response(name, variant: variant, root: root, bundlePath: bundlePath)
             }
         }

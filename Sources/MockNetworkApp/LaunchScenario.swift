@@ -49,7 +49,7 @@ enum LaunchScenario {
         for (url, files) in found {
             // One file answers every request; a numbered sequence one each, its last one every request after.
             let calls = Locked(0)
-            registry.register(url) { _ in
+            registry.register(.url(url)) { _ in
                 let call = calls.withLock { count in
                     count += 1
                     return count

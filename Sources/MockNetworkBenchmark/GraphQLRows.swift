@@ -44,7 +44,7 @@ func graphQLSetup(operations: Bool) throws -> (MockRegistry, URLRequest) {
             registry.register(.graphQL("Op\(index)").at(endpoint), answer: okay)
         }
     } else {
-        registry.register(endpoint, method: "POST", answer: okay)
+        registry.register(.url(endpoint), method: "POST", answer: okay)
     }
     guard let url = URL(string: endpoint) else { throw BenchmarkError(description: "no GraphQL URL") }
     var request = URLRequest(url: url)

@@ -5,8 +5,9 @@ import MockNetwork
     import FoundationNetworking
 #endif
 
-/// Registering handlers that read the GraphQL operation a request carries.
-extension MockRegistry {
+/// Registering handlers that read the GraphQL operation a request carries: GraphQL's own kind of
+/// handler, added to every ``MockRegistering`` type as the core's kinds are.
+extension MockRegistering {
     /// Answers requests that `match` describes (typically ``RequestMatch/graphQL(_:type:variables:allVariables:)``)
     /// with a handler that also gets the request's GraphQL operation: its name, type, document,
     /// variables and extensions.
@@ -18,47 +19,51 @@ extension MockRegistry {
     /// }
     /// ```
     ///
-    /// A closure that never reads a member of `operation` (`{ request, _ in … }`) compiles as the
-    /// `(request, parameters)` form instead, which answers a GraphQL match the same (it captures no
-    /// parameters). To pass the operation on whole, name its type:
-    /// `{ (request, operation: GraphQLOperation) in … }`.
+    /// A closure that names no type for its second parameter and reads no member of it
+    /// (`{ request, _ in … }`) fits this form and the `(request, parameters)` one alike, so it does
+    /// not compile ("ambiguous use of 'register'"): take the request alone (`{ request in … }`), or
+    /// name the type, `{ (request, operation: GraphQLOperation) in … }`.
     ///
     /// A request that carries no one operation (no GraphQL request, or a batch) fails with the
     /// ``GraphQLFormatError`` that says why, as a handler's error does.
-    @_disfavoredOverload  // `{ request, _ in … }` keeps picking the (request, parameters) form
     @discardableResult
+    // `{ request, _ in }` fits (request, parameters) too: name the type, `(request, operation: GraphQLOperation)`.
     public func register(
-        _ match: RequestMatch, expectedCalls: Int? = nil,
+        _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ handler: @escaping @Sendable (URLRequest, GraphQLOperation) throws -> MockResponse
     ) -> MockRoute {
-        add(
-            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+        mockRegistry.add(
+            match.method(method), expectedCalls,
+            SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             routeResponders: [
                 .readingBody(isAsync: false) { read in
-                    .sync { .mock(try handler($0, try Self.operation(of: $0, read: read))) }
+                    .sync { .mock(try handler($0, try MockRegistry.operation(of: $0, read: read))) }
                 }
             ], repeatsLast: true)
     }
 
     /// Answers requests that `match` describes with an `async` handler that also gets the request's
     /// GraphQL operation; it runs in a task of its own that is cancelled when the request ends first.
-    @_disfavoredOverload  // `{ request, _ in … }` keeps picking the (request, parameters) form
     @discardableResult
+    // `{ request, _ in }` fits (request, parameters) too: name the type, `(request, operation: GraphQLOperation)`.
     public func register(
-        _ match: RequestMatch, expectedCalls: Int? = nil,
+        _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ handler: @escaping @Sendable (URLRequest, GraphQLOperation) async throws -> MockResponse
     ) -> MockRoute {
-        add(
-            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+        mockRegistry.add(
+            match.method(method), expectedCalls,
+            SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             routeResponders: [
                 .readingBody(isAsync: true) { read in
-                    .async { .mock(try await handler($0, try Self.operation(of: $0, read: read))) }
+                    .async { .mock(try await handler($0, try MockRegistry.operation(of: $0, read: read))) }
                 }
             ], repeatsLast: true)
     }
+}
 
+extension MockRegistry {
     /// The one operation `request` carries, or the error that says why it carries none: from what its
     /// lookup `read` of the body (a GraphQL match reads it), else read here, where the handler runs.
     static func operation(of request: URLRequest, read: [ObjectIdentifier: any Sendable]) throws -> GraphQLOperation {

@@ -69,8 +69,8 @@ final class SequenceTests: XCTestCase {
 
     func testCallCountsPerHandlerAndPerURL() async throws {
         let mocks = MockRegistry()
-        let get = mocks.register(status, method: "GET") { _ in try .status(200) }
-        let post = mocks.register(status, method: "POST") { _ in try .status(201) }
+        let get = mocks.register(.url(status), method: "GET") { _ in try .status(200) }
+        let post = mocks.register(.url(status), method: "POST") { _ in try .status(201) }
         let search = mocks.register(.url("https://api.example.com/search?a=1&b=2", query: .anyOrder)) { _ in
             try .status(200)
         }
@@ -95,8 +95,8 @@ final class SequenceTests: XCTestCase {
 
     func testReplacedOrInvalidRegistrationsCountNothing() async throws {
         let mocks = MockRegistry()
-        let first = mocks.register(status) { _ in try .text("first") }
-        let second = mocks.register(status) { _ in try .text("second") }
+        let first = mocks.register(.url(status)) { _ in try .text("first") }
+        let second = mocks.register(.url(status)) { _ in try .text("second") }
         let invalid = mocks.register("not a url") { _ in try .status(200) }
         _ = try await send(mocks.session, "GET", status)
 
@@ -106,7 +106,7 @@ final class SequenceTests: XCTestCase {
 
     func testExpectedCallsAddsNothingToFailuresAndIsReportedAtTheEndOfTheTest() async throws {
         let mocks = MockRegistry()
-        mocks.register(status, method: "GET", expectedCalls: 2) { _ in try .status(200) }
+        mocks.register(.url(status), method: "GET", expectedCalls: 2) { _ in try .status(200) }
         let getLine = #line - 1
         mocks.register("https://api.example.com/once", expectedCalls: 1) { _ in try .status(200) }
         let onceLine = #line - 1

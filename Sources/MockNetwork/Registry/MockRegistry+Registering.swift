@@ -4,17 +4,52 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Registering handlers, removing them, and starting afresh.
-extension MockRegistry {
-    /// Answers requests for `url` with `handler`. Registering the same URL (and method) again
-    /// replaces the handler.
+/// Something that registers handlers in a ``MockRegistry``: the registry itself, and a test's own
+/// holder of one (MockNetworkTesting's `MockNetworkTestCase`, or a base class of your suite that keeps
+/// a registry). Every form of `register` is written once, here, for all of them; a module that adds a
+/// kind of handler (GraphQL's `(request, operation)`) adds its form here too.
+///
+/// The first argument is a ``RequestMatch``: a string literal is the match of its URL
+/// (`"https://api.example.com/user"`), `.url(_:)` makes one of a `String` or `URL` value, and
+/// `.url(…).method("POST")` or `.host(…)` narrow or widen it. The kinds of handler differ by shape or
+/// label, so a closure fits one kind, or the call does not compile:
+///
+/// ```swift
+/// mocks.register("https://api.example.com/user") { _ in try .json(#"{"name": "Ada"}"#) }
+/// mocks.register(.url(userURL), method: "DELETE") { _ in .status(204) }
+/// mocks.register("https://api.example.com/feed") { _ in try .json(await store.feed()) }
+/// mocks.register("https://api.example.com/users/{id}") { _, parameters in try .text(parameters["id"]!) }
+/// mocks.register("https://api.example.com/flags", answer: try .json(#"{"beta": true}"#))
+/// mocks.register("https://api.example.com/retry", sequence: [.status(503), .status(200)])
+/// ```
+public protocol MockRegistering {
+    /// The registry the registrations go to.
+    var mockRegistry: MockRegistry { get }
+}
+
+extension MockRegistry: MockRegistering {
+    /// This registry.
+    public var mockRegistry: MockRegistry { self }
+}
+
+/// Registering handlers: every form, for the registry and for whatever holds one.
+extension MockRegistering {
+    /// Answers requests that `match` describes with `handler`. Registering the same URL (and method)
+    /// again replaces the handler.
     ///
     /// The handler runs on a thread of MockNetwork's, never Foundation's (it may block, or make
     /// requests of its own); assert on the request inside it.
     ///
+    /// ```swift
+    /// mocks.register("https://api.example.com/user") { request in
+    ///     try .json(#"{"name": "Ada"}"#)
+    /// }
+    /// ```
+    ///
     /// - Parameters:
-    ///   - url: the full URL, query included; see ``RequestMatch`` for looser matching.
-    ///   - method: when given, only requests with this HTTP method.
+    ///   - match: which requests: a URL as a string literal (query included), `.url(_:)` of a `String`
+    ///     or `URL` value, or any ``RequestMatch``.
+    ///   - method: when given, only requests with this HTTP method (as `match.method(_:)`).
     ///   - expectedCalls: when given, the test fails at its end unless the handler answered exactly
     ///     this many requests.
     ///   - fileID: where the registration is, for failures that point at it; leave the default.
@@ -24,28 +59,29 @@ extension MockRegistry {
     ///   - handler: answers each request, on a thread of MockNetwork's.
     @discardableResult
     public func register(
-        _ url: String, method: String? = nil, expectedCalls: Int? = nil,
+        _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ handler: @escaping @Sendable (URLRequest) throws -> MockResponse
     ) -> MockRoute {
-        let match = method.map { RequestMatch.url(url).method($0) } ?? .url(url)
-        return add(
-            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+        mockRegistry.add(
+            match.method(method), expectedCalls,
+            SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             [.sync { .mock(try handler($0)) }], repeatsLast: true)
     }
 
-    /// Answers requests for `url` with a handler in the tutorials' shape, returning an
-    /// `HTTPURLResponse` and the body.
-    @_disfavoredOverload  // a handler that only throws picks the MockResponse form
+    /// Answers requests that `match` describes with a handler in the tutorials' shape
+    /// (``MockHandler``), returning an `HTTPURLResponse` and the body.
+    ///
+    /// `Response` is generic so that a closure that only throws picks the ``MockResponse`` form.
     @discardableResult
-    public func register(
-        _ url: String, method: String? = nil, expectedCalls: Int? = nil,
+    public func register<Response: HTTPURLResponse>(
+        _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-        _ handler: @escaping MockHandler
+        _ handler: @escaping @Sendable (URLRequest) throws -> (Response, Data)
     ) -> MockRoute {
-        let match = method.map { RequestMatch.url(url).method($0) } ?? .url(url)
-        return add(
-            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+        mockRegistry.add(
+            match.method(method), expectedCalls,
+            SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             [
                 .sync {
                     let (response, data) = try handler($0)
@@ -54,66 +90,11 @@ extension MockRegistry {
             ], repeatsLast: true)
     }
 
-    /// Answers requests for `url` with `handler`, for code that keeps its URLs as `URL`s (as the
-    /// tutorials' handler tables do); the same as registering `url.absoluteString`.
-    @discardableResult
-    public func register(
-        _ url: URL, method: String? = nil, expectedCalls: Int? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-        _ handler: @escaping @Sendable (URLRequest) throws -> MockResponse
-    ) -> MockRoute {
-        register(
-            .url(url, method: method), expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
-            column: column, handler)
-    }
-
-    /// Answers requests for `url` with a handler in the tutorials' shape.
-    @_disfavoredOverload  // a handler that only throws picks the MockResponse form
-    @discardableResult
-    public func register(
-        _ url: URL, method: String? = nil, expectedCalls: Int? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-        _ handler: @escaping MockHandler
-    ) -> MockRoute {
-        register(
-            .url(url, method: method), expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
-            column: column, handler)
-    }
-
-    /// Answers requests that `match` describes with a handler in the tutorials' shape.
-    @_disfavoredOverload  // a handler that only throws picks the MockResponse form
-    @discardableResult
-    public func register(
-        _ match: RequestMatch, expectedCalls: Int? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-        _ handler: @escaping MockHandler
-    ) -> MockRoute {
-        add(
-            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-            [
-                .sync {
-                    let (response, data) = try handler($0)
-                    return .http(response, data)
-                }
-            ], repeatsLast: true)
-    }
-
-    /// Answers requests that `match` describes with `handler`.
-    @discardableResult
-    public func register(
-        _ match: RequestMatch, expectedCalls: Int? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-        _ handler: @escaping @Sendable (URLRequest) throws -> MockResponse
-    ) -> MockRoute {
-        add(
-            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-            [.sync { .mock(try handler($0)) }], repeatsLast: true)
-    }
-
-    /// Answers requests for `url` with an `async` handler, which may `await` (a fixture store, an
-    /// actor, a nested request). It runs in a task of its own, never on Foundation's queue, under the
-    /// same rules as a synchronous handler; when the request ends first (its task cancelled, or its
-    /// timeout), that task is cancelled: `Task.isCancelled` turns true and `Task.sleep` throws.
+    /// Answers requests that `match` describes with an `async` handler, which may `await` (a fixture
+    /// store, an actor, a nested request). It runs in a task of its own, never on Foundation's queue,
+    /// under the same rules as a synchronous handler; when the request ends first (its task
+    /// cancelled, or its timeout), that task is cancelled: `Task.isCancelled` turns true and
+    /// `Task.sleep` throws.
     ///
     /// ```swift
     /// mocks.register("https://api.example.com/user") { request async throws in
@@ -122,39 +103,13 @@ extension MockRegistry {
     /// ```
     @discardableResult
     public func register(
-        _ url: String, method: String? = nil, expectedCalls: Int? = nil,
+        _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ handler: @escaping @Sendable (URLRequest) async throws -> MockResponse
     ) -> MockRoute {
-        let match = method.map { RequestMatch.url(url).method($0) } ?? .url(url)
-        return register(
-            match, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line, column: column,
-            handler)
-    }
-
-    /// Answers requests for `url` with an `async` handler (see
-    /// the `String` form).
-    @discardableResult
-    public func register(
-        _ url: URL, method: String? = nil, expectedCalls: Int? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-        _ handler: @escaping @Sendable (URLRequest) async throws -> MockResponse
-    ) -> MockRoute {
-        register(
-            .url(url, method: method), expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
-            column: column, handler)
-    }
-
-    /// Answers requests that `match` describes with an `async` handler, which runs in a task of its
-    /// own that is cancelled when the request ends first.
-    @discardableResult
-    public func register(
-        _ match: RequestMatch, expectedCalls: Int? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-        _ handler: @escaping @Sendable (URLRequest) async throws -> MockResponse
-    ) -> MockRoute {
-        add(
-            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+        mockRegistry.add(
+            match.method(method), expectedCalls,
+            SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             [.async { .mock(try await handler($0)) }], repeatsLast: true)
     }
 
@@ -163,94 +118,45 @@ extension MockRegistry {
     /// last fails the request and the test.
     @discardableResult
     public func register(
-        _ match: RequestMatch, expectedCalls: Int? = nil,
+        _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         sequence responses: [MockResponse]
     ) -> MockRoute {
-        add(
-            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+        mockRegistry.add(
+            match.method(method), expectedCalls,
+            SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             responses.map { response in .sync { _ in .mock(response) } }, repeatsLast: false, runsUserCode: false)
     }
 
-    /// Answers the requests for `url` with `responses`, one each, in order (see the ``RequestMatch``
-    /// form).
-    @discardableResult
-    public func register(
-        _ url: String, method: String? = nil, expectedCalls: Int? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-        sequence responses: [MockResponse]
-    ) -> MockRoute {
-        register(
-            method.map { RequestMatch.url(url).method($0) } ?? .url(url), expectedCalls: expectedCalls,
-            fileID: fileID, filePath: filePath, line: line, column: column, sequence: responses)
-    }
-
-    /// Answers the requests for `url` with `responses`, one each, in order.
-    @discardableResult
-    public func register(
-        _ url: URL, method: String? = nil, expectedCalls: Int? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-        sequence responses: [MockResponse]
-    ) -> MockRoute {
-        register(
-            .url(url, method: method), expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line,
-            column: column, sequence: responses)
-    }
-
-    /// Answers every request for `url` with `response`, the same each time. No closure runs, so the
-    /// request is answered inside `startLoading` at URLSession's own cost: the fastest form, for
-    /// answers that do not depend on the request.
+    /// Answers every request that `match` describes with `response`, the same each time. No closure
+    /// runs, so the request is answered inside `startLoading` at URLSession's own cost: the fastest
+    /// form, for answers that do not depend on the request.
     ///
     /// ```swift
     /// mocks.register("https://api.example.com/flags", answer: try .json(#"{"beta": true}"#))
     /// ```
-    ///
-    /// - Parameters:
-    ///   - url: the full URL, query included; see ``RequestMatch`` for looser matching.
-    ///   - method: when given, only requests with this HTTP method.
-    ///   - expectedCalls: when given, the test fails at its end unless this many requests were answered.
-    ///   - fileID: where the registration is, for failures that point at it; leave the default.
-    ///   - filePath: where the registration is; leave the default.
-    ///   - line: where the registration is; leave the default.
-    ///   - column: where the registration is; leave the default.
-    ///   - response: the answer to every request.
     @discardableResult
     public func register(
-        _ url: String, method: String? = nil, expectedCalls: Int? = nil,
+        _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         answer response: MockResponse
     ) -> MockRoute {
-        let match = method.map { RequestMatch.url(url).method($0) } ?? .url(url)
-        return register(
-            match, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath, line: line, column: column,
-            answer: response)
-    }
-
-    /// Answers every request for `url` with `response`, with no closure (see the `String` form).
-    @discardableResult
-    public func register(
-        _ url: URL, method: String? = nil, expectedCalls: Int? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-        answer response: MockResponse
-    ) -> MockRoute {
-        register(
-            url.absoluteString, method: method, expectedCalls: expectedCalls, fileID: fileID, filePath: filePath,
-            line: line, column: column, answer: response)
-    }
-
-    /// Answers every request that `match` describes with `response`, with no closure (see the
-    /// `String` form).
-    @discardableResult
-    public func register(
-        _ match: RequestMatch, expectedCalls: Int? = nil,
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
-        answer response: MockResponse
-    ) -> MockRoute {
-        add(
-            match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+        mockRegistry.add(
+            match.method(method), expectedCalls,
+            SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             [.sync { _ in .mock(response) }], repeatsLast: true, runsUserCode: false)
     }
+}
 
+extension RequestMatch {
+    /// The same match, narrowed to `method` when one is given (the `method:` argument of `register`).
+    package func method(_ method: String?) -> RequestMatch {
+        method.map { self.method($0) } ?? self
+    }
+}
+
+/// Adding routes, removing them, and starting afresh.
+extension MockRegistry {
     package func add(
         _ match: RequestMatch, _ expectedCalls: Int?, _ location: SourceLocation,
         _ responders: [Responder], repeatsLast: Bool, fromBacking: Bool = false,

@@ -20,14 +20,14 @@ final class GraphQLArticleTests: MockNetworkTestCase {
 
     func testTheOperationSnippets() async throws {
         // Article: Overview
-        mocks.register(.graphQL("GetUser", variables: ["id": "7"])) { request, _ in
+        mocks.register(.graphQL("GetUser", variables: ["id": "7"])) { request in
             try .graphQL(data: #"{"user": {"id": "7"}}"#, for: request)
         }
         mocks.register(.graphQL("GetUser")) { request, operation in
             let id = operation.variables["id"]?.description ?? "null"
             return try .graphQL(data: #"{"user": {"id": \#(id)}}"#, for: request)
         }
-        mocks.register(.graphQL(type: .mutation)) { request, _ in
+        mocks.register(.graphQL(type: .mutation)) { request in
             try .graphQL(errors: [.init(message: "Read-only")], for: request)
         }
         // (end of snippet)
@@ -48,7 +48,7 @@ final class GraphQLArticleTests: MockNetworkTestCase {
     /// The README's snippet spells the ID as a string, as GraphQL clients such as Apollo iOS send it.
     func testTheReadmeSnippet() async throws {
         // README: GraphQL and uploads
-        mocks.register(.graphQL("GetUser", variables: ["id": "7"])) { request, _ in
+        mocks.register(.graphQL("GetUser", variables: ["id": "7"])) { request in
             try .graphQL(data: #"{"user": {"id": "7"}}"#, for: request)
         }
         // (end of snippet)
@@ -99,7 +99,7 @@ final class GraphQLArticleTests: MockNetworkTestCase {
 
     func testTheAnsweringSnippets() async throws {
         // Article: Answering
-        mocks.register(.graphQL("GetUser")) { request, _ in
+        mocks.register(.graphQL("GetUser")) { request in
             try .graphQL(
                 data: #"{"user": {"id": "7", "friends": null}}"#,
                 errors: [
@@ -127,7 +127,7 @@ final class GraphQLArticleTests: MockNetworkTestCase {
             let id: String
             let name: String
         }
-        mocks.register(.graphQL("GetViewer")) { request, _ in
+        mocks.register(.graphQL("GetViewer")) { request in
             try .graphQL(data: ["viewer": User(id: "7", name: "Ada")], for: request)
         }
         // (end of snippet)
@@ -141,16 +141,16 @@ final class GraphQLArticleTests: MockNetworkTestCase {
         let rest =
             #"{"incremental": [{"label": "UserBio", "data": {"bio": "Hi"},"#
             + #" "path": ["user"]}], "hasNext": false}"#
-        mocks.register(.graphQL("GetProfile")) { _, _ in
+        mocks.register(.graphQL("GetProfile")) { _ in
             try .graphQLMultipart([first, rest], every: .milliseconds(20))
         }
-        mocks.register(.graphQL("OnMessage")) { _, _ in
+        mocks.register(.graphQL("OnMessage")) { _ in
             try .graphQLMultipart(
                 [#"{"data": {"message": "Hi"}}"#, #"{"data": {"message": "Bye"}}"#],
                 spec: .subscription, every: .milliseconds(20))
         }
         let sse = RequestMatch.graphQL("OnMessage").at("https://sse.example.com")
-        mocks.register(sse) { _, _ in
+        mocks.register(sse) { _ in
             try .graphQLEvents([#"{"data": {"message": "Hi"}}"#])
         }
         // (end of snippet)

@@ -21,7 +21,7 @@ import Testing
         let users = mocks.register(.graphQL("GetUser")) { request, operation in
             try .graphQL(data: #"{"user": {"id": "\#(operation.variables["id"] ?? nil)"}}"#, for: request)
         }
-        mocks.register(.graphQL(type: .mutation)) { request, _ async throws in
+        mocks.register(.graphQL(type: .mutation)) { request async throws in
             try .graphQL(data: #"{"addUser": {"id": "9"}}"#, for: request)
         }
 
@@ -40,7 +40,7 @@ import Testing
 
     @Test func aHandlerForTheWholeBatchAnswersIt() async throws {
         mocks.register(.graphQL("GetUser"), answer: try .text("one"))
-        mocks.register(GraphQLRequests.endpoint.absoluteString, method: "POST", answer: try .json("[]"))
+        mocks.register(.url(GraphQLRequests.endpoint), method: "POST", answer: try .json("[]"))
 
         let (data, _) = try await mocks.session.data(for: batch)
         #expect(String(decoding: data, as: UTF8.self) == "[]")
@@ -53,7 +53,7 @@ import Testing
     @Test func aDefaultAnswersOnlyTheOperationsNoHandlerOfTheTestMatches() async throws {
         try mocks.registerDefaults { mocks in
             mocks.register(
-                GraphQLRequests.endpoint.absoluteString, method: "POST",
+                .url(GraphQLRequests.endpoint), method: "POST",
                 answer: try .graphQL(data: #"{"default": true}"#))
         }
         let users = mocks.register(.graphQL("GetUser"), answer: try .graphQL(data: #"{"user": {"id": "7"}}"#))

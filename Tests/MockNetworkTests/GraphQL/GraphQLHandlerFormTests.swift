@@ -9,8 +9,8 @@ import XCTest
 #endif
 
 /// The issue's spelling, `register(.graphQL("GetUser", variables: ["id": 7])) { request, operation in … }`,
-/// compiles and reads the operation on both surfaces (a registry, the test case); and which form a
-/// closure that never reads the operation gets. The requests here send the ID as a number, as that
+/// compiles and reads the operation on both surfaces (a registry, the test case); and how a closure
+/// that never reads the operation is written. The requests here send the ID as a number, as that
 /// spelling expects; Apollo iOS sends an `ID` as a string, which `["id": "7"]` matches
 /// (`GraphQLRequests`).
 final class GraphQLHandlerFormTests: MockNetworkTestCase {
@@ -97,11 +97,11 @@ final class GraphQLHandlerFormTests: MockNetworkTestCase {
         XCTAssertTrue(trimmed(test).contains(trimmed(comment)), "not in a test here:\n\(comment)")
     }
 
-    /// `{ request, _ in … }` on a GraphQL match compiles as the `(request, parameters)` form (the
-    /// operation's form is disfavored so that a template's `{ request, _ in … }` keeps its
-    /// parameters); for a GraphQL match, which captures no parameters, it answers the same.
-    func testAClosureThatIgnoresTheOperationAnswersTheSame() async throws {
-        register(.graphQL("GetUser", variables: ["id": 7])) { request, _ in
+    /// A handler that does not need the operation takes the request alone; `{ request, _ in … }`
+    /// fits the `(request, parameters)` form too, so it does not compile (neither form is
+    /// disfavored: the compiler says "ambiguous use of 'register'" instead of picking one).
+    func testAClosureOfTheRequestAloneAnswersAGraphQLMatch() async throws {
+        register(.graphQL("GetUser", variables: ["id": 7])) { request in
             try .graphQL(data: #"{"user": {"id": "7"}}"#, for: request)
         }
 
@@ -109,19 +109,19 @@ final class GraphQLHandlerFormTests: MockNetworkTestCase {
         XCTAssertEqual(body, #"{"data":{"user": {"id": "7"}}}"#)
     }
 
-    /// The trap the documentation names: a closure that only passes `operation` on to generic code
-    /// gets the route's parameters; naming its type picks the operation.
-    func testOnlyAClosureThatReadsOrNamesTheOperationGetsIt() async throws {
-        register(.graphQL("GetUser", variables: ["id": 7])) { _, operation in
+    /// A closure that reads a member of its second parameter, or names its type, gets that kind:
+    /// one that only passes it on to generic code names the type (unnamed, it would not compile).
+    func testAClosureThatReadsOrNamesTheOperationGetsIt() async throws {
+        register(.graphQL("GetUser", variables: ["id": 7])) { (_, operation: GraphQLOperation) in
             try .text(String(describing: type(of: operation)))
         }
-        register(.graphQL("GetUser", variables: ["id": 8])) { (_, operation: GraphQLOperation) in
+        register(.graphQL("GetUser", variables: ["id": 8])) { _, operation in
             try .text("\(type(of: operation)) \(operation.variables["id"]!)")
         }
 
         let seven = try await answer(getUser(7), on: session)
         let eight = try await answer(getUser(8), on: session)
-        XCTAssertEqual(seven, "RouteParameters")
+        XCTAssertEqual(seven, "GraphQLOperation")
         XCTAssertEqual(eight, "GraphQLOperation 8")
     }
 }

@@ -47,7 +47,7 @@ import Testing
         mocks.register(.graphQL("GetUser"), answer: try .text("GetUser"))
         mocks.register(.graphQL("GetUser", variables: ["id": "7"]), answer: try .text("GetUser 7"))
         mocks.register(.graphQL(type: .mutation), answer: try .text("a mutation"))
-        mocks.register(GraphQLRequests.endpoint.absoluteString, method: "POST", answer: try .text("the URL"))
+        mocks.register(.url(GraphQLRequests.endpoint), method: "POST", answer: try .text("the URL"))
 
         #expect(try await answer(getUser("7")) == "GetUser 7")
         #expect(try await answer(getUser("8")) == "GetUser")
@@ -102,7 +102,7 @@ import Testing
         mocks.register(.url("https://api.example.com/users/{id}")) { _, parameters in
             try .text(parameters["id"] ?? "")
         }
-        mocks.register(.graphQL("GetUser")) { _, _ in try .text("either") }
+        mocks.register(.graphQL("GetUser")) { _ in try .text("either") }
 
         #expect(try await answer(URLRequest(url: URL(string: "https://api.example.com/users/7")!)) == "7")
         #expect(try await answer(getUser("7")) == "either")

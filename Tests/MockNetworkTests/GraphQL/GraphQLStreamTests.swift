@@ -140,7 +140,7 @@ final class GraphQLStreamDeliveryTests: XCTestCase {
     func testEachPieceEndsWithTheBoundaryLineAfterItsPart() async throws {
         let mocks = MockRegistry()
         let address = "https://api.example.com/graphql"
-        mocks.register(address) { _ in
+        mocks.register(.url(address)) { _ in
             try .graphQLMultipart(
                 [
                     #"{"data": {"a": 1}, "hasNext": true}"#,

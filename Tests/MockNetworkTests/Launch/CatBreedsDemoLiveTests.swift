@@ -24,7 +24,7 @@
         func testTheLaunchedAppIsAnsweredByThisTestsHandler() throws {
             let mocks = MockRegistry()
             let seen = Shared<[String: String]>([:])
-            mocks.register(breedsURL) { request in
+            mocks.register(.url(breedsURL)) { request in
                 seen.update { $0 = request.allHTTPHeaderFields ?? [:] }
                 return try .json(
                     #"""

@@ -62,14 +62,14 @@ final class LiveHandlerTests: XCTestCase {
     func testAHandlerChangedMidTestAnswersTheNextRequest() async throws {
         let mocks = MockRegistry()
         let url = "https://api.example.com/flags"
-        mocks.register(url) { _ in try .text("beta off") }
+        mocks.register(.url(url)) { _ in try .text("beta off") }
         let server = try MockServer(serving: mocks)
         defer { server.stop() }
         let app = try launchedApp(server)
         try await withWatchdog(20) {
             let (first, _) = try await app.session.data(from: URL(string: url)!)
             XCTAssertEqual(text(first), "beta off")
-            mocks.register(url) { _ in try .text("beta on") }
+            mocks.register(.url(url)) { _ in try .text("beta on") }
             let (second, _) = try await app.session.data(from: URL(string: url)!)
             XCTAssertEqual(text(second), "beta on")
         }

@@ -24,7 +24,7 @@ final class MatchingTests: XCTestCase {
 
     func testMethodOnlyHandlerAnswersThatMethodAndNoOther() async throws {
         let mocks = MockRegistry()
-        mocks.register(items, method: "POST") { _ in try .status(201) }
+        mocks.register(.url(items), method: "POST") { _ in try .status(201) }
         mocks.register(.url(items).method("delete")) { _ in try .status(204) }
 
         let posted = try await send(mocks.session, "POST", items)
@@ -39,8 +39,8 @@ final class MatchingTests: XCTestCase {
 
     func testSameURLWithDifferentMethodsKeepsBothHandlers() async throws {
         let mocks = MockRegistry()
-        mocks.register(items, method: "GET") { _ in try .text("list") }
-        mocks.register(items, method: "POST") { _ in try .text("created", status: 201) }
+        mocks.register(.url(items), method: "GET") { _ in try .text("list") }
+        mocks.register(.url(items), method: "POST") { _ in try .text("created", status: 201) }
 
         let list = try await send(mocks.session, "GET", items)
         let created = try await send(mocks.session, "POST", items)
@@ -343,7 +343,7 @@ final class MatchingTests: XCTestCase {
     func testUnmatchedMethodNamesTheHandlerAndTheMethod() async throws {
         let mocks = MockRegistry()
         let line = #line + 1
-        mocks.register(items, method: "POST") { _ in try .status(201) }
+        mocks.register(.url(items), method: "POST") { _ in try .status(201) }
         _ = await failureCode(mocks.session, "GET", items)
 
         XCTAssertEqual(

@@ -11,7 +11,7 @@ final class UnmatchedRequestTests: XCTestCase {
     /// client got and the failure the test would report.
     private func unmatched(_ requested: String, registered: [String]) async throws -> (URLError?, String) {
         let mocks = MockRegistry()
-        for text in registered { mocks.register(text) { _ in try .status(200) } }
+        for text in registered { mocks.register(.url(text)) { _ in try .status(200) } }
         let error = await thrownError { try await mocks.session.data(from: try url(requested)) }
         let failures = mocks.failures
         XCTAssertEqual(failures.count, 1)

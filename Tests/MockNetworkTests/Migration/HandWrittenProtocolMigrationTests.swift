@@ -20,7 +20,7 @@ final class WiredProfileClientTests: MockNetworkTestCase {
 
     func testLoadsProfile() async throws {
         let me = URL(string: "https://api.example.com/v1/me")!
-        MockURLProtocol.registry.register(me) { request in
+        MockURLProtocol.registry.register(.url(me)) { request in
             let response = HTTPURLResponse(
                 url: request.url!, statusCode: 200,
                 httpVersion: nil, headerFields: nil)!

@@ -14,7 +14,7 @@ final class TransferClientTests: MockNetworkTestCase {
     let transfers = "https://api.example.com/v2/transfers"
 
     func testCreatesTransfer() async throws {
-        register(transfers, method: "POST", expectedCalls: 1) { _ in
+        register(.url(transfers), method: "POST", expectedCalls: 1) { _ in
             try .json(#"{"id": "t1", "name": "Holiday"}"#, status: 201)
         }
         let client = TransferClient(session: session)
@@ -45,10 +45,10 @@ extension TransferClientTests {
     func testOneRegistrationPerMethod() async throws {
         // Guide: a body per method, after
         let url = "https://api.example.com/v2/transfers/t1"
-        register(url, method: "GET") { _ in
+        register(.url(url), method: "GET") { _ in
             try .json(#"{"id": "t1", "name": "Holiday"}"#)
         }
-        register(url, method: "HEAD") { _ in
+        register(.url(url), method: "HEAD") { _ in
             try .status(200, headers: ["ETag": "v1"])
         }
         // (end of snippet)

@@ -17,7 +17,7 @@ final class MultipartOverTimeTests: XCTestCase {
 
     func testEachPartComesInAPieceOfItsOwnInOrder() async throws {
         let mocks = MockRegistry()
-        mocks.register(address) { [parts] _ in try .multipart(parts, boundary: "B", every: .milliseconds(30)) }
+        mocks.register(.url(address)) { [parts] _ in try .multipart(parts, boundary: "B", every: .milliseconds(30)) }
         let recorder = EventRecorder()
         let arrived = (1...3).map { expectation(description: "part \($0)") }
         recorder.whenData {
@@ -50,8 +50,8 @@ final class MultipartOverTimeTests: XCTestCase {
     /// `data(for:)` gets the whole body at the end, the same parts as the answer all at once.
     func testTheWholeBodyReadsAsTheSameParts() async throws {
         let mocks = MockRegistry()
-        mocks.register(address) { [parts] _ in try .multipart(parts, every: .milliseconds(5)) }
-        mocks.register(address + "/whole") { [parts] _ in try .multipart(parts) }
+        mocks.register(.url(address)) { [parts] _ in try .multipart(parts, every: .milliseconds(5)) }
+        mocks.register(.url(address + "/whole")) { [parts] _ in try .multipart(parts) }
 
         let (paced, pacedResponse) = try await mocks.session.data(from: try url(address))
         let (whole, _) = try await mocks.session.data(from: try url(address + "/whole"))

@@ -69,7 +69,7 @@ final class ConstantAnswerBaseClassTests: MockNetworkTestCase {
     func testTheBaseClassRegistersAConstantAnswer() async throws {
         register("https://api.example.com/ping", answer: try .text("pong"))
         register(.host("api.example.com", path: "/v2/*"), answer: try .status(202))
-        mocks.register(try XCTUnwrap(URL(string: "https://api.example.com/url")), answer: try .text("by URL"))
+        mocks.register(.url(try XCTUnwrap(URL(string: "https://api.example.com/url"))), answer: try .text("by URL"))
         let reply = try await send(session, "GET", "https://api.example.com/ping")
         XCTAssertEqual(reply.text, "pong")
         let accepted = try await send(session, "GET", "https://api.example.com/v2/jobs")

@@ -140,7 +140,7 @@ final class HoldAndNextRequestTests: XCTestCase {
         let waiter = Task { try await mocks.nextRequest(matching: .url(feed), timeout: 20) }
         try await waitUntilWaiting(mocks)
         mocks.reset()
-        mocks.register(feed, answer: try .text("feed"))
+        mocks.register(.url(feed), answer: try .text("feed"))
         _ = try await mocks.session.data(from: try url(feed))
         let seen = try await withWatchdog(10) { try await waiter.value }
         XCTAssertEqual(seen.url.absoluteString, feed)
@@ -202,7 +202,7 @@ final class HoldAndNextRequestTests: XCTestCase {
     func testNextRequestReturnsARequestMadeAfterTheCall() async throws {
         let mocks = MockRegistry()
         let analytics = "https://api.example.com/analytics"
-        mocks.register(analytics, method: "POST") { _ in try .status(202) }
+        mocks.register(.url(analytics), method: "POST") { _ in try .status(202) }
         let session = mocks.session
         let waiting = Task { try await mocks.nextRequest(matching: .url(analytics).method("POST"), timeout: 10) }
         // Fire and forget, as an app's analytics call does.

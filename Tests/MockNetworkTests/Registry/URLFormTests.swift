@@ -37,7 +37,7 @@ final class URLFormTests: XCTestCase {
         for form in forms {
             let parsed = try url(form)
             let mocks = MockRegistry()
-            mocks.register(form) { _ in try .text("found") }
+            mocks.register(.url(form)) { _ in try .text("found") }
             XCTAssertEqual(mocks.registered, [parsed.absoluteString], form)
             mocks.register(.url(parsed)) { _ in try .text("again") }
             XCTAssertEqual(mocks.registered.count, 1, "the same URL, as a String and as a URL, replaces: \(form)")
@@ -51,7 +51,7 @@ final class URLFormTests: XCTestCase {
         let mocks = MockRegistry()
         let plain = forms.filter { $0.hasPrefix("http") && !$0.contains("#") && !$0.contains(" ") }
         for (index, form) in plain.enumerated() {
-            mocks.register(form) { _ in try .text("\(index)") }
+            mocks.register(.url(form)) { _ in try .text("\(index)") }
         }
         for (index, form) in plain.enumerated() {
             let (data, _) = try await mocks.session.data(from: try url(form))
@@ -63,7 +63,7 @@ final class URLFormTests: XCTestCase {
     func testNotAnAbsoluteURLIsStillRefused() {
         let mocks = MockRegistry()
         for text in ["api.example.com/items", "/items", "", "items?page=1"] {
-            mocks.register(text) { _ in try .status(200) }
+            mocks.register(.url(text)) { _ in try .status(200) }
         }
         XCTAssertEqual(mocks.registered, [])
         XCTAssertEqual(mocks.failures.count, 4)

@@ -61,7 +61,7 @@ final class VerificationTests: XCTestCase {
 
     func testABodyThatDoesNotDecodeSaysWhatItHeld() async throws {
         let mocks = MockRegistry()
-        mocks.register(orders, method: "POST") { _ in try .status(201) }
+        mocks.register(.url(orders), method: "POST") { _ in try .status(201) }
         try await post(mocks, orders, #"{"item":"tea"}"#, type: "application/json")
 
         XCTAssertThrowsError(try mocks.requests.first?.json(Order.self)) { error in
@@ -74,7 +74,7 @@ final class VerificationTests: XCTestCase {
 
     func testACountThatIsMetSaysNothing() async throws {
         let mocks = MockRegistry()
-        mocks.register(orders, method: "POST") { _ in try .status(201) }
+        mocks.register(.url(orders), method: "POST") { _ in try .status(201) }
         try await post(mocks, orders, "{}", type: "application/json")
 
         XCTAssertNil(mocks.countFailure(.url(orders).method("POST"), .exactly(1)))
@@ -151,7 +151,7 @@ final class VerificationTests: XCTestCase {
         let mocks = MockRegistry()
         let line = #line + 1
         mocks.register("https://api.example.com/unused") { _ in try .status(200) }
-        mocks.register(orders) { _ in try .status(200) }
+        mocks.register(.url(orders)) { _ in try .status(200) }
         _ = try await mocks.session.data(from: try url(orders))
 
         XCTAssertEqual(mocks.endOfTestFailures(), [])

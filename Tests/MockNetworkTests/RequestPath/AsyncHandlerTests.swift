@@ -35,7 +35,7 @@ final class AsyncHandlerTests: XCTestCase {
         let mocks = MockRegistry()
         let store = UserStore()
         await store.rename("Grace")
-        mocks.register(address) { _ async throws in try .json(await store.user()) }
+        mocks.register(.url(address)) { _ async throws in try .json(await store.user()) }
 
         let (data, response) = try await mocks.session.data(from: try url(address))
 
@@ -47,7 +47,7 @@ final class AsyncHandlerTests: XCTestCase {
     func testEveryFormTakesAnAsyncHandler() async throws {
         let mocks = MockRegistry()
         let store = UserStore()
-        mocks.register(try url("https://api.example.com/a")) { _ in try .text(await store.user()) }
+        mocks.register(.url(try url("https://api.example.com/a"))) { _ in try .text(await store.user()) }
         mocks.register(.url("https://api.example.com/b").method("POST")) { request in
             try .text(String(decoding: request.httpBody ?? Data(), as: UTF8.self) + (await store.user()))
         }
@@ -64,7 +64,7 @@ final class AsyncHandlerTests: XCTestCase {
 
     func testAnAsyncHandlersErrorFailsTheRequest() async throws {
         let mocks = MockRegistry()
-        mocks.register(address) { _ async throws -> MockResponse in
+        mocks.register(.url(address)) { _ async throws -> MockResponse in
             await Task.yield()
             throw URLError(.notConnectedToInternet)
         }
@@ -77,7 +77,7 @@ final class AsyncHandlerTests: XCTestCase {
     func testAnAsyncHandlerMayMakeARequestOfItsOwn() async throws {
         let mocks = MockRegistry()
         mocks.register("https://auth.example.com/token") { _ in try .text("t0k3n") }
-        mocks.register(address) { _ async throws in
+        mocks.register(.url(address)) { _ async throws in
             let (token, _) = try await mocks.session.data(from: URL(string: "https://auth.example.com/token")!)
             return try .text("user for " + String(decoding: token, as: UTF8.self))
         }
@@ -92,7 +92,7 @@ final class AsyncHandlerTests: XCTestCase {
         let mocks = MockRegistry()
         let started = expectation(description: "handler started")
         let cancelled = expectation(description: "handler saw the cancel")
-        mocks.register(address) { _ async throws -> MockResponse in
+        mocks.register(.url(address)) { _ async throws -> MockResponse in
             started.fulfill()
             do {
                 try await Task.sleep(nanoseconds: 60_000_000_000)
@@ -118,7 +118,7 @@ final class AsyncHandlerTests: XCTestCase {
     func testTheTimeoutEndsTheRequestAndCancelsTheHandler() async throws {
         let mocks = MockRegistry()
         let cancelled = expectation(description: "handler saw the cancel")
-        mocks.register(address) { _ async throws -> MockResponse in
+        mocks.register(.url(address)) { _ async throws -> MockResponse in
             try? await Task.sleep(nanoseconds: 60_000_000_000)
             if Task.isCancelled { cancelled.fulfill() }
             return try .text("too late")

@@ -25,7 +25,7 @@ final class CachingTests: XCTestCase {
         _ mocks: MockRegistry, headers: [String: String], notModifiedWhen etag: String? = nil
     ) -> Shared<[String]> {
         let seen = Shared<[String]>([])
-        mocks.register(address) { request in
+        mocks.register(.url(address)) { request in
             let condition = [
                 request.value(forHTTPHeaderField: "If-None-Match"),
                 request.value(forHTTPHeaderField: "If-Modified-Since"),
@@ -121,7 +121,7 @@ final class CachingTests: XCTestCase {
     func testAnAnswerThatTimedOutIsNotKept() async throws {
         let mocks = MockRegistry()
         let calls = Shared(0)
-        mocks.register(address) { _ in
+        mocks.register(.url(address)) { _ in
             let call = calls.update { count in
                 count += 1
                 return count

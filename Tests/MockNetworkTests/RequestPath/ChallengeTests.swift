@@ -38,7 +38,7 @@ final class ChallengeTests: XCTestCase {
         let seen = Shared<[String?]>([])
         let mocks = MockRegistry()
         let expected = "Basic " + Data("ada:lovelace".utf8).base64EncodedString()
-        mocks.register(secret) { request in
+        mocks.register(.url(secret)) { request in
             let authorization = request.value(forHTTPHeaderField: "Authorization")
             seen.update { $0.append(authorization) }
             if authorization == expected { return try .text("the report") }

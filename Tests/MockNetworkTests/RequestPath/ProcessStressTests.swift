@@ -60,7 +60,7 @@ extension TimingSensitive {
         /// 100 requests whose synchronous handlers block until the ordinary tests are done.
         private func stuckSync() async throws {
             let (mocks, address, release, started) = Self.blocking("stuck")
-            mocks.register(address) { _ in
+            mocks.register(.url(address)) { _ in
                 started.arrive()
                 release.wait()
                 return try .text("late")
@@ -72,7 +72,7 @@ extension TimingSensitive {
         /// until the ordinary tests are done.
         private func blockedAsync() async throws {
             let (mocks, address, release, started) = Self.blocking("blocked")
-            mocks.register(address) { _ async throws in
+            mocks.register(.url(address)) { _ async throws in
                 started.arrive()
                 release.wait()
                 return try .text("late")
@@ -134,7 +134,7 @@ extension TimingSensitive {
             let mocks = MockRegistry()
             let address = "https://api.example.com/events"
             let events = (0..<1_000).map { ServerSentEvent(data: "event \($0)") }
-            mocks.register(address) { _ in try .events(events, every: .milliseconds(1)) }
+            mocks.register(.url(address)) { _ in try .events(events, every: .milliseconds(1)) }
             hostileReady.arrive()
             let (data, _) = try await mocks.session.data(from: try #require(URL(string: address)))
             let text = String(decoding: data, as: UTF8.self)
@@ -147,7 +147,7 @@ extension TimingSensitive {
             defer { ordinaryDone.arrive() }
             let mocks = MockRegistry()
             let address = "https://api.example.com/\(role.rawValue)"
-            mocks.register(address) { _ in try .json(["role": role.rawValue]) }
+            mocks.register(.url(address)) { _ in try .json(["role": role.rawValue]) }
             let session = mocks.session
             let url = try #require(URL(string: address))
             await hostileReady.wait()

@@ -97,14 +97,14 @@ final class RedirectTests: XCTestCase {
     func testTutorialShapedRaw302WithLocationIsFollowed() async throws {
         let mocks = MockRegistry()
         let new = self.new
-        mocks.register(old) { request in
+        mocks.register(.url(old)) { request in
             let response = try XCTUnwrap(
                 HTTPURLResponse(
                     url: try XCTUnwrap(request.url), statusCode: 302, httpVersion: "HTTP/1.1",
                     headerFields: ["Location": new]))
             return (response, Data())
         }
-        mocks.register(new) { request in
+        mocks.register(.url(new)) { request in
             (
                 try XCTUnwrap(
                     HTTPURLResponse(
@@ -151,7 +151,7 @@ final class RedirectTests: XCTestCase {
 
     func testRedirectToAnUnregisteredURLFailsAsUnmatched() async throws {
         let mocks = MockRegistry()
-        mocks.register(old) { _ in try .redirect(to: "https://api.example.com/gone", status: 301) }
+        mocks.register(.url(old)) { _ in try .redirect(to: "https://api.example.com/gone", status: 301) }
 
         let error = await thrownError { try await send(mocks.session, "GET", self.old) }
         XCTAssertEqual((error as? URLError)?.code, .resourceUnavailable)
@@ -165,8 +165,8 @@ final class RedirectTests: XCTestCase {
     func testFollowingRedirectsFalseReturnsThe3xxAsItIs() async throws {
         let mocks = MockRegistry()
         let new = self.new
-        mocks.register(old) { _ in try MockResponse.redirect(to: new, status: 302).followingRedirects(false) }
-        mocks.register(new) { _ in try .text("should not be reached") }
+        mocks.register(.url(old)) { _ in try MockResponse.redirect(to: new, status: 302).followingRedirects(false) }
+        mocks.register(.url(new)) { _ in try .text("should not be reached") }
 
         let reply = try await send(mocks.session, "GET", old)
         XCTAssertEqual(reply.status, 302)

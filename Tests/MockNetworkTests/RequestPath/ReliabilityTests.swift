@@ -105,7 +105,7 @@ final class ReliabilityTests: XCTestCase {
         }
         XCTAssertEqual(mocks.failures.count, 2)
         // Registered, they are answered like any other URL.
-        mocks.register(file.absoluteString) { _ in try .text("mocked file") }
+        mocks.register(.url(file)) { _ in try .text("mocked file") }
         let (data, _) = try await mocks.session.data(from: file)
         XCTAssertEqual(String(decoding: data, as: UTF8.self), "mocked file")
     }

@@ -15,11 +15,11 @@ final class RequestPathTests: XCTestCase {
 
     func testHandlerWaitsForANestedRequestOnAnotherRegistry() async throws {
         let service = MockRegistry()
-        service.register(Self.backend) { _ in try .text("ada") }
+        service.register(.url(Self.backend)) { _ in try .text("ada") }
         let serviceSession = service.session
         let mocks = MockRegistry()
         let backendURL = try url(Self.backend)
-        mocks.register(Self.gateway) { _ in
+        mocks.register(.url(Self.gateway)) { _ in
             try .text("profile of \(textWaitingOnThisThread(serviceSession, backendURL))")
         }
         let start = Date()
@@ -39,7 +39,7 @@ final class RequestPathTests: XCTestCase {
         let mocks = MockRegistry()
         let ping = try url("https://analytics.example.com/ping")
         let loopback = try url("http://127.0.0.1:9/never-resumed")
-        mocks.register(Self.gateway) { _ in
+        mocks.register(.url(Self.gateway)) { _ in
             analyticsSession.dataTask(with: ping).resume()
             // Making a task on the shared session (never resumed, so nothing is sent) traps on
             // Linux when done on Foundation's queue.
@@ -140,7 +140,7 @@ final class RequestPathTests: XCTestCase {
         let server = try LoopbackServer(routes: ["GET /new": .init(status: 200, text: "from the server")])
         let old = try XCTUnwrap(server.url("/old")).absoluteString
         let mocks = MockRegistry(unmatched: .passToNetwork)
-        mocks.register(old) { _ in try .status(302, headers: ["Location": "/new"]) }
+        mocks.register(.url(old)) { _ in try .status(302, headers: ["Location": "/new"]) }
         let reply = try await withWatchdog(10) { try await send(mocks.session, "GET", old) }
         XCTAssertEqual(reply.text, "from the server")
         XCTAssertEqual(server.received.map(\.target), ["/new"])

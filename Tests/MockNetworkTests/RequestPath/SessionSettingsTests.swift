@@ -33,7 +33,7 @@ final class SessionSettingsTests: XCTestCase {
     /// Registers `address` and keeps the headers each request arrived with.
     private func recordingHeaders(_ mocks: MockRegistry) -> Shared<[[String: String]]> {
         let seen = Shared<[[String: String]]>([])
-        mocks.register(address) { request in
+        mocks.register(.url(address)) { request in
             seen.update { $0.append(request.allHTTPHeaderFields ?? [:]) }
             return try .text("ok")
         }
@@ -76,7 +76,7 @@ final class SessionSettingsTests: XCTestCase {
 
     func testATimeoutSetOnACopyApplies() async throws {
         let mocks = MockRegistry()
-        mocks.register(address) { _ in try .text("late").delayed(by: 5) }
+        mocks.register(.url(address)) { _ in try .text("late").delayed(by: 5) }
         let client = CopyingClient(configuration: mocks.configuration, timeout: 0.3)
         let started = DispatchTime.now()
         let error = await thrownError { try await client.get(self.address) }
@@ -88,7 +88,7 @@ final class SessionSettingsTests: XCTestCase {
     func testAURLCacheSetOnACopyKeepsAnswers() async throws {
         let mocks = MockRegistry()
         let calls = Shared(0)
-        mocks.register(address) { _ in
+        mocks.register(.url(address)) { _ in
             calls.update { $0 += 1 }
             return try .text("kept", headers: ["Cache-Control": "max-age=60"])
         }

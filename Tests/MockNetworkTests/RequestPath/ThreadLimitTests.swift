@@ -74,7 +74,7 @@ final class ThreadLimitTests: XCTestCase {
     func testHandlersThatBlockFiftyMillisecondsAllFinish() async throws {
         let mocks = MockRegistry()
         let address = "https://api.example.com/slow"
-        mocks.register(address) { _ in
+        mocks.register(.url(address)) { _ in
             Thread.sleep(forTimeInterval: 0.05)
             return try .text("slow")
         }
@@ -87,7 +87,7 @@ final class ThreadLimitTests: XCTestCase {
     func testAsyncHandlersThatBlockTheirThreadAllFinish() async throws {
         let mocks = MockRegistry()
         let address = "https://api.example.com/slow-async"
-        mocks.register(address) { _ async throws in
+        mocks.register(.url(address)) { _ async throws in
             usleep(50_000)
             return try .text("slow")
         }

@@ -33,7 +33,7 @@
         }
 
         func testAGETWithAQueryIsAnsweredByItsHandler() async throws {
-            register(.url("https://api.example.com/todos", query: .ignored)) { request, _ in
+            register(.url("https://api.example.com/todos", query: .ignored)) { request in
                 try .json(#"[{"done": \#(request.url?.query == "done=true")}]"#, headers: ["X-Count": "1"])
             }
             let server = try MockServer(serving: mocks, as: ["https://api.example.com"])

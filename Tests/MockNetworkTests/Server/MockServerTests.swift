@@ -171,7 +171,7 @@ final class MockServerTests: XCTestCase {
         let server = try MockServer(serving: mocks)
         defer { server.stop() }
         XCTAssertEqual(server.url.absoluteString, "http://127.0.0.1:\(server.port)")
-        mocks.register(server.url("/own").absoluteString) { _ in try .text("own") }
+        mocks.register(.url(server.url("/own").absoluteString)) { _ in try .text("own") }
         try await withWatchdog(20) {
             let (_, body) = try await fetch(server.url("/own"))
             XCTAssertEqual(body, "own")

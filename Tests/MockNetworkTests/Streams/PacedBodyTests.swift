@@ -32,7 +32,7 @@ final class PacedBodyTests: XCTestCase {
     func testChunksArriveOneByOneAtTheirTimes() async throws {
         let mocks = MockRegistry()
         let chunks = ["one ", "two ", "three ", "four"]
-        mocks.register(address) { _ in try .streamed(chunks, every: .milliseconds(40)) }
+        mocks.register(.url(address)) { _ in try .streamed(chunks, every: .milliseconds(40)) }
 
         let recorder = try await run(mocks)
 
@@ -46,7 +46,7 @@ final class PacedBodyTests: XCTestCase {
 
     func testAStreamSendsNoContentLengthAndItsContentType() async throws {
         let mocks = MockRegistry()
-        mocks.register(address) { _ in try .streamed([Data([1, 2]), Data([3])], every: .zero) }
+        mocks.register(.url(address)) { _ in try .streamed([Data([1, 2]), Data([3])], every: .zero) }
 
         let (data, response) = try await mocks.session.data(from: try url(address))
 
@@ -59,7 +59,7 @@ final class PacedBodyTests: XCTestCase {
 
     func testDataForGetsTheWholeBodyOnceItEnds() async throws {
         let mocks = MockRegistry()
-        mocks.register(address) { _ in try .streamed(["a", "b", "c"], every: .milliseconds(30)) }
+        mocks.register(.url(address)) { _ in try .streamed(["a", "b", "c"], every: .milliseconds(30)) }
         let started = DispatchTime.now().uptimeNanoseconds
 
         let (data, _) = try await mocks.session.data(from: try url(address))
@@ -71,7 +71,7 @@ final class PacedBodyTests: XCTestCase {
 
     func testACompletionHandlerGetsTheWholeBody() async throws {
         let mocks = MockRegistry()
-        mocks.register(address) { _ in try .streamed(["x", "y"], every: .milliseconds(5)) }
+        mocks.register(.url(address)) { _ in try .streamed(["x", "y"], every: .milliseconds(5)) }
         let body = Shared<Data?>(nil)
         let done = expectation(description: "completion")
 
@@ -88,7 +88,7 @@ final class PacedBodyTests: XCTestCase {
         let mocks = MockRegistry()
         let body = Data(repeating: 7, count: 4_000)
         // 20,000 bytes a second: pieces of 1,000 bytes, the last due 200 ms after the response.
-        mocks.register(address) { _ in try MockResponse.data(body).throttled(bytesPerSecond: 20_000) }
+        mocks.register(.url(address)) { _ in try MockResponse.data(body).throttled(bytesPerSecond: 20_000) }
 
         let recorder = try await run(mocks)
 
@@ -106,7 +106,7 @@ final class PacedBodyTests: XCTestCase {
 
     func testThrottlingKeepsTheContentLength() async throws {
         let mocks = MockRegistry()
-        mocks.register(address) { _ in try MockResponse.text("hello").throttled(bytesPerSecond: 1_000_000) }
+        mocks.register(.url(address)) { _ in try MockResponse.text("hello").throttled(bytesPerSecond: 1_000_000) }
 
         let (data, response) = try await mocks.session.data(from: try url(address))
 
@@ -117,7 +117,7 @@ final class PacedBodyTests: XCTestCase {
     func testAFaultDeliversTheResponseAndTheFirstBytesThenFails() async throws {
         let mocks = MockRegistry()
         let body = Data((0..<100).map { UInt8($0) })
-        mocks.register(address) { _ in
+        mocks.register(.url(address)) { _ in
             try MockResponse.streamed([body[0..<40], body[40..<100]].map { Data($0) }, every: .milliseconds(10))
                 .failing(after: 50, with: URLError(.networkConnectionLost))
         }
@@ -134,7 +134,7 @@ final class PacedBodyTests: XCTestCase {
 
     func testAFaultFailsDataFor() async throws {
         let mocks = MockRegistry()
-        mocks.register(address) { _ in
+        mocks.register(.url(address)) { _ in
             try MockResponse.text(String(repeating: "x", count: 2_048)).failing(
                 after: 1_024, with: URLError(.networkConnectionLost))
         }
@@ -146,7 +146,9 @@ final class PacedBodyTests: XCTestCase {
 
     func testAFaultAtZeroFailsRightAfterTheResponse() async throws {
         let mocks = MockRegistry()
-        mocks.register(address) { _ in try MockResponse.text("never").failing(after: 0, with: URLError(.timedOut)) }
+        mocks.register(.url(address)) { _ in
+            try MockResponse.text("never").failing(after: 0, with: URLError(.timedOut))
+        }
 
         let recorder = try await run(mocks)
 
@@ -157,7 +159,7 @@ final class PacedBodyTests: XCTestCase {
     /// does: after the pieces before the gap.
     func testAStreamThatStallsLongerThanTheTimeoutTimesOut() async throws {
         let mocks = MockRegistry()
-        mocks.register(address) { _ in try .streamed(["first", "never"], every: .seconds(30)) }
+        mocks.register(.url(address)) { _ in try .streamed(["first", "never"], every: .seconds(30)) }
         let recorder = EventRecorder()
         let session = delegateSession(mocks, recorder)
         let done = recorder.completion(self)
@@ -180,7 +182,7 @@ final class PacedBodyTests: XCTestCase {
     /// closer together, ends whole.
     func testAStreamLongerThanTheTimeoutWithShorterGapsEndsWhole() async throws {
         let mocks = MockRegistry()
-        mocks.register(address) { _ in try .streamed(["a", "b", "c", "d", "e"], every: .milliseconds(50)) }
+        mocks.register(.url(address)) { _ in try .streamed(["a", "b", "c", "d", "e"], every: .milliseconds(50)) }
         var request = URLRequest(url: try url(address))
         request.timeoutInterval = 0.12
 
@@ -206,7 +208,7 @@ final class PacedBodyTests: XCTestCase {
 
     func testCancellingMidStreamStopsDeliveryAtOnce() async throws {
         let mocks = MockRegistry()
-        mocks.register(address) { _ in try .streamed(["first", "second", "third"], every: .milliseconds(200)) }
+        mocks.register(.url(address)) { _ in try .streamed(["first", "second", "third"], every: .milliseconds(200)) }
         let recorder = EventRecorder()
         let session = delegateSession(mocks, recorder)
         let done = recorder.completion(self)
@@ -224,7 +226,7 @@ final class PacedBodyTests: XCTestCase {
     /// none crashes, each ends once, cancelled or whole.
     func testCancellingAtAnyPointNeverCrashes() async throws {
         let mocks = MockRegistry()
-        mocks.register(address) { request in
+        mocks.register(.url(address)) { request in
             switch request.url?.query {
             case "throttled": try MockResponse.data(Data(count: 300)).throttled(bytesPerSecond: 100_000)
             case "fault":

@@ -35,7 +35,7 @@ final class ServerSentEventTests: XCTestCase {
     /// A delegate-based client reads the events as they come, and a reader of the standard parses them.
     func testAClientReadsTheEventsAsTheyCome() async throws {
         let mocks = MockRegistry()
-        mocks.register(address) { _ in
+        mocks.register(.url(address)) { _ in
             try .events(
                 [
                     .init(data: #"{"delta":"Hel"}"#),
@@ -73,7 +73,7 @@ final class ServerSentEventTests: XCTestCase {
 
     func testTheResponseIsAnEventStream() async throws {
         let mocks = MockRegistry()
-        mocks.register(address) { _ in try .events([.init(data: "x")]) }
+        mocks.register(.url(address)) { _ in try .events([.init(data: "x")]) }
 
         let (data, response) = try await mocks.session.data(from: try url(address))
 

@@ -16,7 +16,7 @@ final class StreamLimitsTests: XCTestCase {
         let mocks = MockRegistry()
         // Every gap (100 ms) is well inside the request's timeout; the whole (3 s) is not inside the
         // resource timeout of 0.5 s.
-        mocks.register(address) { _ in
+        mocks.register(.url(address)) { _ in
             try .streamed(Array(repeating: "x", count: 30), every: .milliseconds(100))
         }
         let configuration = mocks.configuration
@@ -37,7 +37,7 @@ final class StreamLimitsTests: XCTestCase {
 
     func testTheResourceTimeoutsMessageSaysWhatEndedTheBody() async throws {
         let mocks = MockRegistry()
-        mocks.register(address) { _ in try .streamed(["a", "b", "c"], every: .milliseconds(400)) }
+        mocks.register(.url(address)) { _ in try .streamed(["a", "b", "c"], every: .milliseconds(400)) }
         let configuration = mocks.configuration
         configuration.timeoutIntervalForResource = 0.3
         let session = URLSession(configuration: configuration)
@@ -76,7 +76,7 @@ final class StreamLimitsTests: XCTestCase {
 
     func testAStreamTellsTheLoaderNotToSniffItsType() async throws {
         let mocks = MockRegistry()
-        mocks.register(address) { _ in try .streamed(["a", "b"], every: .zero) }
+        mocks.register(.url(address)) { _ in try .streamed(["a", "b"], every: .zero) }
         mocks.register("https://api.example.com/slow") { _ in try .text("slow").throttled(bytesPerSecond: 1_000) }
         mocks.register("https://api.example.com/own") { _ in
             try .streamed(["a"], every: .zero, headers: ["X-Content-Type-Options": "off"])
@@ -106,7 +106,7 @@ final class StreamLimitsTests: XCTestCase {
     func testASlowRateBuildsNoPiecesUpFrontAndStallsNoOtherRegistry() async throws {
         // 20 MB at one byte a second: 20 million pieces, were they built when the stream starts.
         let slow = MockRegistry()
-        slow.register(address) { _ in try .data(Data(count: 20_000_000)).throttled(bytesPerSecond: 1) }
+        slow.register(.url(address)) { _ in try .data(Data(count: 20_000_000)).throttled(bytesPerSecond: 1) }
         let recorder = EventRecorder()
         let session = URLSession(configuration: slow.configuration, delegate: recorder, delegateQueue: nil)
         let task = session.dataTask(with: try url(address))
@@ -127,7 +127,7 @@ final class StreamLimitsTests: XCTestCase {
     func testAHundredThousandPiecesDueAtOnceLetOtherRequestsIn() async throws {
         let streaming = MockRegistry()
         let pieces = (0..<100_000).map { _ in "x" }
-        streaming.register(address) { _ in try .streamed(pieces, every: .zero) }
+        streaming.register(.url(address)) { _ in try .streamed(pieces, every: .zero) }
         let other = MockRegistry()
         other.register("https://api.example.com/quick", answer: try .text("quick"))
         let firstPiece = expectation(description: "first piece")

@@ -18,7 +18,7 @@ import Testing
     /// Registers a handler that takes 10 s, so the request is unanswered when the test returns, even
     /// on a loaded machine where the end of the test waits a while for requests not begun yet.
     static func registerSlow(_ mocks: MockRegistry) {
-        mocks.register(slow) { _ in
+        mocks.register(.url(slow)) { _ in
             Thread.sleep(forTimeInterval: 10)
             return try .status(204)
         }

@@ -94,7 +94,7 @@ final class LostFailureTests: FailureCapturingTestCase {
         configuration.protocolClasses = [MockURLProtocol.self]
         let session = URLSession(configuration: configuration)
         let userURL = URL(string: "https://api.example.com/user")!
-        MockURLProtocol.registry.register(userURL) { request in
+        MockURLProtocol.registry.register(.url(userURL)) { request in
             (HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!, Data("{}".utf8))
         }
         let (data, response) = try await session.data(from: userURL)
@@ -136,7 +136,7 @@ final class LostFailureTests: FailureCapturingTestCase {
     func testTutorialHandlerWithAStatusOutside200To599Fails() async throws {
         for code in [0, 99, 600, -1, 100, 101, 103] {
             let address = "https://api.example.com/status/\(code + 1000)"
-            register(try url(address)) { request in
+            register(.url(try url(address))) { request in
                 guard
                     let response = HTTPURLResponse(
                         url: request.url!, statusCode: code, httpVersion: nil, headerFields: nil)
@@ -216,8 +216,8 @@ final class LostFailureTests: FailureCapturingTestCase {
 
     func testHandlersKeyedByURLAndTutorialHandlersWithARequestMatch() async throws {
         let profile = try url("https://api.example.com/profile")
-        register(profile) { _ in try .text("by URL") }
-        register(try url("https://api.example.com/legacy"), method: "POST") { request in
+        register(.url(profile)) { _ in try .text("by URL") }
+        register(.url(try url("https://api.example.com/legacy")), method: "POST") { request in
             (
                 HTTPURLResponse(url: request.url!, statusCode: 201, httpVersion: nil, headerFields: nil)!,
                 Data("legacy".utf8)

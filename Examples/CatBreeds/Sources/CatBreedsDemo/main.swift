@@ -70,7 +70,7 @@ var screens: [(name: String, registry: MockRegistry)] = ["standard", "empty", "m
     ($0, MockRegistry.stubs(stubs, variant: $0, in: .module))
 }
 let offline = MockRegistry()
-offline.register(breedsURL.absoluteString) { _ in .failure(.notConnectedToInternet) }
+offline.register(.url(breedsURL)) { _ in .failure(.notConnectedToInternet) }
 screens.append(("offline", offline))
 
 for (name, registry) in screens {

@@ -19,10 +19,10 @@ final class BlogAPITests: MockNetworkTestCase {
     }
 
     func testUsersAreFetchedByOperationAndVariables() async throws {
-        mocks.register(.graphQL("GetUser", variables: ["id": "7"]).at(endpoint)) { request, _ in
+        mocks.register(.graphQL("GetUser", variables: ["id": "7"]).at(endpoint)) { request in
             try .graphQL(data: #"{"user": {"id": "7", "name": "Ada"}}"#, for: request)
         }
-        mocks.register(.graphQL("GetUser", variables: ["id": "8"]).at(endpoint)) { request, _ in
+        mocks.register(.graphQL("GetUser", variables: ["id": "8"]).at(endpoint)) { request in
             try .graphQL(data: #"{"user": {"id": "8", "name": "Grace"}}"#, for: request)
         }
 
@@ -56,7 +56,7 @@ final class BlogAPITests: MockNetworkTestCase {
     }
 
     func testAMutationAnsweredWithAnErrorThrowsTheServersMessage() async throws {
-        mocks.register(.graphQL("CreatePost", type: .mutation, variables: ["title": "Hello"])) { request, _ in
+        mocks.register(.graphQL("CreatePost", type: .mutation, variables: ["title": "Hello"])) { request in
             // A partial result: the field is null, and the error says why.
             try .graphQL(
                 data: #"{"createPost": null}"#, errors: [.init(message: "Title taken", path: ["createPost"])],
@@ -73,7 +73,7 @@ final class BlogAPITests: MockNetworkTestCase {
     }
 
     func testNewCommentsArriveOverTimeUntilTheSubscriptionCompletes() async throws {
-        mocks.register(.graphQL("CommentAdded", type: .subscription, variables: ["postID": "p1"])) { request, _ in
+        mocks.register(.graphQL("CommentAdded", type: .subscription, variables: ["postID": "p1"])) { request in
             XCTAssertEqual(request.value(forHTTPHeaderField: "Accept"), "text/event-stream")
             return try .graphQLEvents(
                 [

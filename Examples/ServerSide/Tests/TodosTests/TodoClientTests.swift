@@ -24,7 +24,7 @@ struct TodoClientTests {
 
     @Test func aMissingTodoIsTheClientsNotFoundError() async throws {
         let mocks = MockRegistry.current
-        mocks.register(.url("https://api.example.com/todos/{id}")) { _, _ in
+        mocks.register(.url("https://api.example.com/todos/{id}")) { _ in
             try .json(#"{"message": "no such todo"}"#, status: 404)
         }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
