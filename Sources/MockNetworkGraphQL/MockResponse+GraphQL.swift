@@ -76,7 +76,7 @@ extension MockResponse {
     /// ```
     ///
     /// - Throws: ``GraphQLFormatError/invalidAnswer(_:)`` when `data` is not a JSON object or `null`,
-    ///   or ``MockNetworkError/invalidStatusCode(_:)``.
+    ///   or `MockNetworkError.invalidStatusCode(_:)`.
     public static func graphQL(
         data: String, errors: [GraphQLError] = [], extensions: [String: JSONValue] = [:],
         for request: URLRequest? = nil, status: Int = 200, headers: [String: String] = [:]
@@ -99,7 +99,7 @@ extension MockResponse {
     /// validate (the specification suggests status 400 for it with `application/graphql-response+json`).
     /// `Content-Type` and status as for `.graphQL(data:)`.
     ///
-    /// - Throws: ``MockNetworkError/invalidStatusCode(_:)``.
+    /// - Throws: `MockNetworkError.invalidStatusCode(_:)`.
     public static func graphQL(
         errors: [GraphQLError], extensions: [String: JSONValue] = [:], for request: URLRequest? = nil,
         status: Int = 200, headers: [String: String] = [:]
@@ -132,7 +132,7 @@ extension MockResponse {
     /// the form with JSON text says.
     ///
     /// - Throws: ``GraphQLFormatError/invalidAnswer(_:)`` when `encoder` cannot encode `data` or it is
-    ///   no JSON object, or ``MockNetworkError/invalidStatusCode(_:)``.
+    ///   no JSON object, or `MockNetworkError.invalidStatusCode(_:)`.
     @_disfavoredOverload  // JSON text, a String, picks the form above
     public static func graphQL<Value: Encodable>(
         data: Value, errors: [GraphQLError] = [], extensions: [String: JSONValue] = [:],

@@ -37,7 +37,7 @@ extension MockResponse {
     /// - Throws: ``GraphQLFormatError/invalidAnswer(_:)`` for a payload that is no JSON object (or,
     ///   with ``GraphQLIncrementalSpec/deferred``, lacks `hasNext` or both `data` and `incremental`,
     ///   or has an incremental item without its `label` or `path`, which Apollo iOS rejects), or
-    ///   ``MockNetworkError/invalidStream(_:)`` for a negative `every`.
+    ///   `MockNetworkError.invalidStream(_:)` for a negative `every`.
     public static func graphQLMultipart(
         _ payloads: [String], spec: GraphQLIncrementalSpec = .deferred, every interval: Duration = .zero,
         status: Int = 200, headers: [String: String] = [:]
@@ -74,7 +74,7 @@ extension MockResponse {
     /// the response and each next one `every` after the one before.
     ///
     /// - Throws: ``GraphQLFormatError/invalidAnswer(_:)`` for a payload that is no JSON object, or
-    ///   ``MockNetworkError/invalidStream(_:)`` for a negative `every`.
+    ///   `MockNetworkError.invalidStream(_:)` for a negative `every`.
     public static func graphQLEvents(
         _ payloads: [String], every interval: Duration = .zero, status: Int = 200, headers: [String: String] = [:]
     ) throws -> MockResponse {
