@@ -1,7 +1,9 @@
 """Checks the DocC site scripts/docs built, page by page, in headless Chromium driven by Playwright.
 
 Every article and symbol page renders its title without a console error, links between pages lead
-to pages that exist, and each landing page shows its first code sample, not cut off at 1280 px.
+to pages that exist (within a catalog and from one module's catalog to another's), every module
+given has its landing page in the site, and each landing page shows its first code sample, not cut
+off at 1280 px.
 Screenshots of the landing pages and the articles go to OUT/screenshots, every page's result to
 OUT/report.txt. It runs the Chromium it is given (Debian's chromium) and never downloads a browser.
 
@@ -194,9 +196,13 @@ def check(site, base, origin, chromium, out, modules, only=""):
     every_page = pages(site, base, modules)
     known = {page.path.lower().rstrip("/") for page in every_page}
     chosen = [page for page in every_page if only.lower() in page.path.lower()]
+    prefix = f"/{base}" if base else ""
+    # A module whose catalog the merge left out (or that was never built) has no landing page.
+    absent = [module for module in modules if f"{prefix}/documentation/{module}".lower() not in known]
     shots = os.path.join(out, "screenshots")
     os.makedirs(shots, exist_ok=True)
     failures, notes, report = [], [], []
+    failures.extend(f"{module}: the site has no landing page for this module" for module in absent)
     with sync_playwright() as playwright:
         # The browser given, never one of Playwright's own: nothing is downloaded. Playwright runs
         # it without its sandbox, which Chromium refuses to use as root.
@@ -226,7 +232,7 @@ def check(site, base, origin, chromium, out, modules, only=""):
         print(f"   FAIL {failure}")
     counts = {kind: sum(1 for page in chosen if getattr(page, kind)) for kind in ("landing", "article", "group")}
     symbols = len(chosen) - sum(counts.values())
-    print(f"docs check: {len(chosen)} pages ({counts['landing']} landing pages, {counts['article']} articles, "
+    print(f"docs check: {len(modules)} modules, {len(chosen)} pages ({counts['landing']} landing pages, {counts['article']} articles, "
           f"{symbols} symbol pages, {counts['group']} member groups), {len(failures)} problems; "
           f"screenshots in {shots}, every page in {os.path.join(out, 'report.txt')}")
     return 1 if failures else 0

@@ -3,8 +3,9 @@ import MockNetwork
 
 /// What a UI test asked the app's mocks for, read from the app's launch environment.
 ///
-/// The names are `package`: MockNetworkTesting writes them, the app reads them, and a user who sets
-/// them by hand (a scheme, a shell) finds them in the UI tests article.
+/// The names are `package`: the UI test's side (`LaunchEnvironment.swift`) writes them, the app
+/// reads them, and a user who sets them by hand (a scheme, a shell) finds them in the UI tests
+/// article.
 package struct LaunchSettings: Sendable, Equatable {
     /// The stub variant to answer from: a folder of the app's bundle, e.g. `empty`.
     package static let scenarioVariable = "MOCKNETWORK_SCENARIO"

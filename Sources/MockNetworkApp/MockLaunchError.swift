@@ -5,9 +5,9 @@ import MockNetworkArchives
 /// Why an app launched by a UI test could not set up the mocks the test asked for, or why the test
 /// could not read what they saw.
 ///
-/// ``MockRegistry/launched(stubs:in:redaction:environment:requestLogLimit:)`` throws the first five at launch (and
-/// writes them to the report, where the test side finds them); MockNetworkTesting's report reader
-/// throws the others.
+/// `MockRegistry.launched(stubs:in:redaction:environment:requestLogLimit:)` throws the first five at
+/// launch (and writes them to the report, where the test side finds them); the test side's report
+/// reader, `mockNetworkReport()` on the launch environment, throws the others.
 public enum MockLaunchError: Error, Equatable, CustomStringConvertible, LocalizedError {
     /// `MOCKNETWORK_SCENARIO` names a stub variant the bundle does not have; `variants` are those it has.
     case unknownScenario(String, variants: [String], bundle: String)
@@ -21,7 +21,8 @@ public enum MockLaunchError: Error, Equatable, CustomStringConvertible, Localize
     /// `MOCKNETWORK_SERVER` names something that is not a `MockServer` the app can forward to (`reason`
     /// says why: not an `http` URL on 127.0.0.1, or no `MOCKNETWORK_SERVER_SECRET` beside it).
     case invalidServer(String, reason: String)
-    /// The test's environment names no report file: the launch was not set up with MockNetworkTesting.
+    /// The test's environment names no report file: the launch was not set up with
+    /// `mockNetwork(scenario:)` or `mockNetwork(archive:)`.
     case noReportPath
     /// No report appeared at `path` within `timeout` seconds.
     case reportNotWritten(path: String, timeout: TimeInterval)
@@ -29,7 +30,7 @@ public enum MockLaunchError: Error, Equatable, CustomStringConvertible, Localize
     case unreadableReport(path: String, reason: String)
     /// The app's mocks failed at launch with this message (the app went on without them, or stopped).
     case launchFailed(String)
-    /// A file that ``MockRegistry/stubs(_:variant:in:unmatched:)`` serves and that is not in the
+    /// A file that `MockRegistry.stubs(_:variant:in:unmatched:)` serves and that is not in the
     /// variant's folder of the bundle.
     case missingStub(name: String, variant: String, bundle: String)
 

@@ -3,7 +3,7 @@ import MockNetwork
 
 /// What the mocks of an app launched by a UI test saw: every request with its answer, the requests
 /// nothing answered (with the nearest match), and other failures. The app writes it as JSON to the
-/// file the test named in `MOCKNETWORK_REPORT`, after every change; MockNetworkTesting reads it back.
+/// file the test named in `MOCKNETWORK_REPORT`, after every change; the test reads it back (`mockNetworkReport()`).
 ///
 /// ```swift
 /// let report = try app.launchEnvironment.mockNetworkReport()

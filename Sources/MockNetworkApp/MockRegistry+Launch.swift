@@ -12,7 +12,7 @@ extension MockRegistry {
     /// asked for none: then nothing is mocked, and nothing is made or read.
     ///
     /// A UI test runs the app in a process of its own and can only hand it an environment.
-    /// MockNetworkTesting's `mockNetwork(scenario:)` and `mockNetwork(archive:)` write it; call this
+    /// The test's `mockNetwork(scenario:)` and `mockNetwork(archive:)` (this module's) write it; call this
     /// once at launch, in a development build, and use the registry's session (which keeps the
     /// registry alive) wherever the app would use its own:
     ///
@@ -64,8 +64,8 @@ extension MockRegistry {
     /// - Returns: the registry, or `nil` when the environment names no scenario, archive or server.
     /// - Throws: ``MockLaunchError`` when the scenario or archive named is not in the bundle (naming
     ///   those that are) or lacks files, a recording is asked of a bundle name, or the server named is
-    ///   not on 127.0.0.1 or comes without its secret; ``HTTPArchive/LoadError``
-    ///   for a broken archive; ``ArchiveError/invalidRecordMode(_:)`` for a bad `MOCKNETWORK_RECORD`.
+    ///   not on 127.0.0.1 or comes without its secret; `HTTPArchive.LoadError`
+    ///   for a broken archive; `ArchiveError.invalidRecordMode(_:)` for a bad `MOCKNETWORK_RECORD`.
     ///   The error is also written to the report, so the test fails with it even when the app goes on
     ///   without mocks. Show or log it; never fall back to the network silently.
     public static func launched(

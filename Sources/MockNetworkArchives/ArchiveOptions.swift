@@ -43,7 +43,7 @@ extension HTTPArchive {
         }
     }
 
-    /// Which requests an archive's entry answers, in the terms of ``RequestMatch``.
+    /// Which requests an archive's entry answers, in the terms of the core's `RequestMatch`.
     ///
     /// With ``methodAndURL`` and ``methodAndPath``, an entry whose request carries a named GraphQL
     /// operation answers that operation, not every request to its URL (an app sends them all to one
@@ -51,7 +51,7 @@ extension HTTPArchive {
     /// and type with exactly the recorded variables, compared as JSON. Repeated operations answer in
     /// the order recorded. A variable that ``Redaction`` replaced fits any value: the replacement of
     /// the redaction `useArchive` is given, or `REDACTED` for
-    /// ``MockRegistry/replay(_:matching:latency:fileID:filePath:line:column:)``. A recorded batch
+    /// `MockRegistry.replay(_:matching:latency:fileID:filePath:line:column:)`. A recorded batch
     /// whose answer is an array of results answers each of its operations with its own result, and a
     /// batch is answered operation by operation.
     public struct Matching: Sendable {

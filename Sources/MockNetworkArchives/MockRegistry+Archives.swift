@@ -28,7 +28,7 @@ extension MockRegistry {
     ///   - filePath: where the archive is replayed from; leave the default.
     ///   - line: where the archive is replayed from; leave the default.
     ///   - column: where the archive is replayed from; leave the default.
-    /// - Throws: ``MockNetworkError/invalidStatusCode(_:)`` for an entry whose status is no HTTP status.
+    /// - Throws: `MockNetworkError.invalidStatusCode(_:)` for an entry whose status is no HTTP status.
     public func replay(
         _ archive: HTTPArchive, matching: HTTPArchive.Matching = .methodAndURL, latency: HTTPArchive.Latency = .none,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column

@@ -8,7 +8,7 @@ import MockNetwork
 /// A registry's traffic as an archive: exporting what it saw, and recording what went to the network.
 extension MockRegistry {
 
-    /// What this registry answered, as an archive: every request still in ``requests``, with its
+    /// What this registry answered, as an archive: every request still in `requests`, with its
     /// body, and the response it got (or, for one that failed, status 0 and the error), redacted.
     ///
     /// Write it with `try mocks.exportedArchive().write(to: url)` and open the file in a

@@ -72,7 +72,7 @@ public struct GraphQLOperation: Sendable, Hashable, CustomStringConvertible {
 
     /// The variables decoded into `type`, such as the `Variables` of an operation your code defines.
     ///
-    /// - Throws: ``MockNetworkError/undecodableBody(_:)`` saying why they did not decode, and what they were.
+    /// - Throws: `MockNetworkError.undecodableBody(_:)` saying why they did not decode, and what they were.
     public func variables<Value: Decodable>(as target: Value.Type, decoder: JSONDecoder = JSONDecoder()) throws
         -> Value
     {
@@ -97,7 +97,7 @@ public struct GraphQLOperation: Sendable, Hashable, CustomStringConvertible {
     ///   document nor a persisted query's hash, a `query` that is no document: an operation with no
     ///   selection set, `{ … }`), ``GraphQLFormatError/unresolvedOperation(_:)`` for a
     ///   document that does not name one operation (none, several and no `operationName`, or an
-    ///   `operationName` it does not define), or ``MultipartFormatError`` for a malformed upload.
+    ///   `operationName` it does not define), or `MultipartFormatError` for a malformed upload.
     public static func operations(in request: URLRequest, body: Data? = nil) throws -> [GraphQLOperation] {
         do {
             return try GraphQLRequestReader(request: request, body: body ?? request.httpBody ?? Data()).operations()

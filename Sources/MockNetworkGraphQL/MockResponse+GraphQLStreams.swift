@@ -37,7 +37,7 @@ extension MockResponse {
     /// A payload that is no JSON object (or, with ``GraphQLIncrementalSpec/deferred``, lacks `hasNext`
     /// or both `data` and `incremental`, or has an incremental item without its `label` or `path`,
     /// which Apollo iOS rejects: ``GraphQLFormatError/invalidAnswer(_:)``), or a negative `every`
-    /// (``MockNetworkError/invalidStream(_:)``), fails the request, and the test at this call.
+    /// (`MockNetworkError.invalidStream(_:)`), fails the request, and the test at this call.
     public static func graphQLMultipart(
         _ payloads: [String], spec: GraphQLIncrementalSpec = .deferred, every interval: Duration = .zero,
         status: Int = 200, headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
@@ -84,7 +84,7 @@ extension MockResponse {
     /// the response and each next one `every` after the one before.
     ///
     /// A payload that is no JSON object (``GraphQLFormatError/invalidAnswer(_:)``) or a negative `every`
-    /// (``MockNetworkError/invalidStream(_:)``) fails the request, and the test at this call.
+    /// (`MockNetworkError.invalidStream(_:)`) fails the request, and the test at this call.
     public static func graphQLEvents(
         _ payloads: [String], every interval: Duration = .zero, status: Int = 200, headers: [String: String] = [:],
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column

@@ -6,7 +6,7 @@ import MockNetwork
 #endif
 
 /// Matching the GraphQL operation a request carries: ``RequestMatch/graphQL(_:type:variables:allVariables:)``,
-/// a rule of the core's content kind (``GraphQLContent``).
+/// a rule of the core's content kind (`GraphQLContent`).
 extension RequestMatch {
     /// What a GraphQL match asks of a request's operation.
     package struct GraphQLRule: ContentRule {

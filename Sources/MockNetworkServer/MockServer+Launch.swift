@@ -41,7 +41,7 @@ extension Dictionary where Key == String, Value == String {
     ///
     /// Keep the server running while the app runs. It listens on 127.0.0.1 of the machine the UI test
     /// runs on, where the app runs too: the Mac for the Simulator, the device for a device. Beside `mockNetwork(scenario:)` or
-    /// `mockNetwork(archive:)` (MockNetworkTesting), their stubs and entries answer first, the server
+    /// `mockNetwork(archive:)` (MockNetworkApp), their stubs and entries answer first, the server
     /// the rest.
     ///
     /// - Parameter server: the test's server; its ``MockServer/launchEnvironment`` is added here.

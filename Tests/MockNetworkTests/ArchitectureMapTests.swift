@@ -1,9 +1,10 @@
 import Foundation
 import XCTest
 
-/// `ARCHITECTURE.md` matches the tree: every file and folder it names exists, every folder of the
-/// sources is on the map, and the rules it states that a look at the sources can check hold: which
-/// module each part imports, and what the server's engine uses of the core.
+/// `ARCHITECTURE.md` matches the tree: every file and folder it names exists, every module and folder
+/// of the sources is on the map, and the rules it states that a look at the sources can check hold:
+/// which modules each module imports (as the map's "imports" lines say), and what the server's
+/// engine uses of the core.
 final class ArchitectureMapTests: XCTestCase {
     private let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -28,6 +29,17 @@ final class ArchitectureMapTests: XCTestCase {
             })
     }
 
+    /// The modules of `Sources` (`MockNetwork`, `MockNetworkGraphQL`, …), each a folder there.
+    private func modules() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path)
+            .filter { name in
+                var isFolder: ObjCBool = false
+                let path = root.appendingPathComponent("Sources").appendingPathComponent(name).path
+                return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+            }
+            .sorted()
+    }
+
     func testEverySwiftFileTheMapNamesExists() throws {
         let files = paths(below: "Sources").filter { $0.hasSuffix(".swift") }
         let named = try names(in: map(), matching: "`([A-Za-z+/]+\\.swift)`")
@@ -41,7 +53,13 @@ final class ArchitectureMapTests: XCTestCase {
 
     func testEveryFolderOfTheSourcesIsOnTheMap() throws {
         let text = try map()
-        let folders = ["Sources/MockNetwork", "Sources/MockNetworkTesting", "Sources/MockNetworkServer"].flatMap {
+        let modules = try modules()
+        XCTAssertTrue(modules.contains("MockNetworkGraphQL"), "\(modules)")
+        for module in modules {
+            XCTAssertTrue(
+                text.contains("`Sources/\(module)`"), "Sources has \(module)/, a module ARCHITECTURE.md does not map")
+        }
+        let folders = modules.map { "Sources/" + $0 }.flatMap {
             module in
             paths(below: module).filter { path in
                 var isFolder: ObjCBool = false
@@ -58,11 +76,10 @@ final class ArchitectureMapTests: XCTestCase {
 
     func testEveryFolderTheMapNamesExists() throws {
         let named = try names(in: map(), matching: "`([A-Za-z]+)/`")
-        let places = [
-            "Sources/MockNetwork", "Sources/MockNetworkTesting", "Sources/MockNetworkServer", "Tests/MockNetworkTests",
-            "Tests/MockNetworkTests/HAR",
-            ".",
-        ]
+        let places =
+            try modules().map { "Sources/" + $0 } + [
+                "Tests/MockNetworkTests", "Tests/MockNetworkTests/HAR", ".",
+            ]
         for folder in named.sorted() {
             let exists = places.contains { place in
                 var isFolder: ObjCBool = false
@@ -105,14 +122,32 @@ final class ArchitectureMapTests: XCTestCase {
         }
     }
 
-    func testEveryFileOfTheTestingModuleIsOnTheMap() throws {
+    /// The testing module and the products that extend the core name each of their files.
+    func testEveryFileOfTheTestingModuleAndTheProductsIsOnTheMap() throws {
         let text = try map()
-        let files = swiftFiles(below: "Sources/MockNetworkTesting")
-        XCTAssertGreaterThan(files.count, 10)
-        for file in files {
-            let name = (file as NSString).lastPathComponent
-            XCTAssertTrue(text.contains("`\(name)`"), "ARCHITECTURE.md does not name \(file): say what it holds")
+        for module in ["MockNetworkTesting", "MockNetworkGraphQL", "MockNetworkArchives", "MockNetworkApp"] {
+            let files = swiftFiles(below: "Sources/" + module)
+            XCTAssertGreaterThan(files.count, 5, module)
+            for file in files {
+                let name = (file as NSString).lastPathComponent
+                XCTAssertTrue(text.contains("`\(name)`"), "ARCHITECTURE.md does not name \(file): say what it holds")
+            }
         }
+    }
+
+    /// What each module may import besides the system's, from the map's lines such as
+    /// `MockNetworkArchives    imports MockNetwork, MockNetworkGraphQL` (`imports nothing else`: none).
+    private func allowedImports() throws -> [String: Set<String>] {
+        var allowed: [String: Set<String>] = [:]
+        for line in try map().components(separatedBy: "\n") {
+            let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            guard words.count >= 2, words[0].hasPrefix("MockNetwork"), words[1] == "imports" else { continue }
+            let rest = words.dropFirst(2).joined(separator: " ")
+            allowed[words[0]] =
+                rest == "nothing else"
+                ? [] : Set(rest.components(separatedBy: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        }
+        return allowed
     }
 
     /// Which modules each part of the sources may import, as the map says; the most specific folder
@@ -121,14 +156,27 @@ final class ArchitectureMapTests: XCTestCase {
         let system: Set = [
             "Foundation", "FoundationNetworking", "CoreFoundation", "Dispatch", "Darwin", "Glibc", "Musl",
         ]
-        let rules: [(folder: String, allowed: Set<String>)] = [
+        let mapped = try allowedImports()
+        XCTAssertEqual(Set(mapped.keys), Set(try modules()), "ARCHITECTURE.md's imports lines name every module")
+        // The map says what the package means: the core knows no product, a product builds on what is
+        // below it (Package.swift's dependencies, and the test frameworks for the testing module).
+        let core = "MockNetwork", graphQL = "MockNetworkGraphQL", archives = "MockNetworkArchives"
+        let meant: [String: Set<String>] = [
+            core: [],
+            graphQL: [core],
+            archives: [core, graphQL],
+            "MockNetworkApp": [core, graphQL, archives],
+            "MockNetworkTesting": [core, graphQL, archives, "XCTest", "Testing"],
+            "MockNetworkServer": [core],
+            "MockNetworkBenchmark": [core, graphQL, archives, "MockNetworkServer"],
+        ]
+        XCTAssertEqual(mapped, meant, "ARCHITECTURE.md's imports lines")
+        // The server's engine and parser, more narrowly than their module; then each module.
+        var rules: [(folder: String, allowed: Set<String>)] = [
             ("Sources/MockNetworkServer/Engine", ["Foundation", "Dispatch", "Darwin", "Glibc", "Musl", "MockNetwork"]),
             ("Sources/MockNetworkServer/HTTP", ["Foundation", "MockNetwork"]),
-            ("Sources/MockNetworkServer", system.union(["MockNetwork"])),
-            ("Sources/MockNetworkTesting", system.union(["MockNetwork", "XCTest", "Testing"])),
-            ("Sources/MockNetworkBenchmark", system.union(["MockNetwork", "MockNetworkServer"])),
-            ("Sources/MockNetwork", system),
         ]
+        rules += mapped.sorted { $0.key < $1.key }.map { ("Sources/" + $0.key, system.union($0.value)) }
         var checked = 0
         for file in swiftFiles(below: "Sources") {
             guard let rule = rules.first(where: { file.hasPrefix($0.folder + "/") }) else { continue }

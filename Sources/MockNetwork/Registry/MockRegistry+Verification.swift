@@ -51,10 +51,10 @@ extension MockRegistry {
     /// XCTAssertEqual(try posts.first?.json(Order.self).quantity, 2)
     /// ```
     ///
-    /// A GraphQL match (``RequestMatch/graphQL(_:type:variables:allVariables:)``) describes a batch
-    /// (a JSON array of operations) when one of its operations fits it and the request passes the
-    /// match's other rules; the batch is returned once however many of its operations fit
-    /// (``RecordedRequest/graphQLOperations`` reads them all).
+    /// A GraphQL match (MockNetworkGraphQL's `RequestMatch.graphQL(_:type:variables:allVariables:)`)
+    /// describes a batch (a JSON array of operations) when one of its operations fits it and the
+    /// request passes the match's other rules; the batch is returned once however many of its
+    /// operations fit (`RecordedRequest.graphQLOperations` reads them all).
     ///
     /// A match no request can ever match (a URL without its scheme, a broken template, a JSON body
     /// that is not JSON) returns nothing and fails the test at this line, as registering it would.

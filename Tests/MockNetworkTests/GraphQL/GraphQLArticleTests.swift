@@ -1,5 +1,6 @@
 import Foundation
 import MockNetwork
+import MockNetworkGraphQL
 import MockNetworkTesting
 import XCTest
 
@@ -7,8 +8,8 @@ import XCTest
     import FoundationNetworking
 #endif
 
-/// The GraphQL article's snippets, as they are written there (a test checks, line for line): they
-/// compile here, and run.
+/// The snippets of MockNetworkGraphQL's landing page and article, and of the core's multipart
+/// article, as they are written there (a test checks, line for line): they compile here, and run.
 final class GraphQLArticleTests: MockNetworkTestCase {
     private let endpoint = "https://api.example.com/graphql"
 
@@ -43,6 +44,23 @@ final class GraphQLArticleTests: MockNetworkTestCase {
         mocks.expect(.graphQL(type: .mutation), count: .never)
         // (end of snippet)
         XCTAssertEqual(reads.count, 2)
+    }
+
+    /// The landing page's snippet: a registry of its own, and a handler that reads the operation.
+    func testTheLandingPageSnippet() async throws {
+        // Landing page
+        let mocks = MockRegistry()
+        mocks.register(.graphQL("GetUser")) { request, operation in
+            let id = operation.variables["id"]?.stringValue ?? "?"
+            return try .graphQL(
+                data: #"{"user": {"id": "\#(id)", "name": "Ada"}}"#,
+                for: request)
+        }
+        let client = UserClient(session: mocks.session)
+        // (end of snippet)
+        let body = try await client.session.data(for: getUser("7")).0
+        XCTAssertEqual(String(decoding: body, as: UTF8.self), #"{"data":{"user": {"id": "7", "name": "Ada"}}}"#)
+        XCTAssertEqual(mocks.failures, [])
     }
 
     /// The README's snippet spells the ID as a string, as GraphQL clients such as Apollo iOS send it.
@@ -175,7 +193,7 @@ final class GraphQLArticleTests: MockNetworkTestCase {
             String(decoding: events, as: UTF8.self),
             "event: next\ndata: {\"data\":{\"message\":\"Hi\"}}\n\nevent: complete\ndata:\n\n")
 
-        // Article: Multipart answers
+        // Multipart article: Answering with parts
         mocks.register("https://api.example.com/report") { _ in
             try .multipart([
                 MultipartPart(
@@ -191,7 +209,7 @@ final class GraphQLArticleTests: MockNetworkTestCase {
         XCTAssertEqual(contentType(reportResponse), #"multipart/mixed; boundary="mocknetwork-boundary""#)
         XCTAssertEqual(try parts(report, reportResponse), [#"{"pages": 2}"#, "Page one"])
 
-        // Article: Multipart answers, over time
+        // Multipart article: Answering with parts, over time
         let updates = ["Queued", "Printing", "Done"].map { text in
             MultipartPart(
                 headers: ["Content-Type": "text/plain"], body: Data(text.utf8))
@@ -205,7 +223,7 @@ final class GraphQLArticleTests: MockNetworkTestCase {
     }
 
     func testTheUploadSnippets() async throws {
-        // Article: Uploads
+        // Multipart article: Reading and matching uploads
         mocks.register(
             .url("https://api.example.com/avatar")
                 .part("avatar", contentType: "image/png")
@@ -235,18 +253,33 @@ final class GraphQLArticleTests: MockNetworkTestCase {
         XCTAssertEqual(parts.map(\.name), ["caption", "avatar"])
     }
 
-    /// Each ```swift block of the article is a run of lines of this file.
+    /// Each ```swift block of the articles is a run of lines of this file (a landing page's imports
+    /// are among this file's).
     func testEverySnippetIsTheCodeOfATestHere() throws {
         let here = URL(fileURLWithPath: #filePath)
-        let article = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/MockNetwork/MockNetwork.docc/GraphQL.md")
+        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let article = root.appendingPathComponent("Sources/MockNetworkGraphQL/MockNetworkGraphQL.docc/GraphQL.md")
         let trimmed = { (text: String) in
             text.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         let source = trimmed(try String(contentsOf: here, encoding: .utf8)).joined(separator: "\n")
-        let blocks = try String(contentsOf: article, encoding: .utf8).components(separatedBy: "```swift\n").dropFirst()
-            .map { String($0.components(separatedBy: "\n```")[0]) }
-        XCTAssertEqual(blocks.count, 10)
+        let swiftBlocks = { (page: URL) in
+            try String(contentsOf: page, encoding: .utf8).components(separatedBy: "```swift\n").dropFirst()
+                .map { String($0.components(separatedBy: "\n```")[0]) }
+        }
+        let blocks = try swiftBlocks(article)
+        XCTAssertEqual(blocks.count, 6)
+        let multipart = try swiftBlocks(
+            root.appendingPathComponent("Sources/MockNetwork/MockNetwork.docc/Multipart.md"))
+        XCTAssertEqual(multipart.count, 4)
+        let landing = try swiftBlocks(
+            root.appendingPathComponent("Sources/MockNetworkGraphQL/MockNetworkGraphQL.docc/MockNetworkGraphQL.md"))
+        XCTAssertEqual(landing.count, 1)
+        for line in trimmed(landing[0]) where line.hasPrefix("import ") {
+            XCTAssertTrue(source.hasPrefix(line) || source.contains("\n" + line + "\n"), "not imported here: \(line)")
+        }
+        let landingCode = landing.map { trimmed($0).filter { !$0.hasPrefix("import ") }.joined(separator: "\n") }
         let readme = try String(
             contentsOf: article.deletingLastPathComponent()
                 .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -259,11 +292,16 @@ final class GraphQLArticleTests: MockNetworkTestCase {
         for block in readmeBlocks {
             XCTAssertTrue(source.contains(trimmed(block).joined(separator: "\n")), "not in a test here:\n\(block)")
         }
-        for block in blocks {
+        for block in blocks + multipart + landingCode {
             XCTAssertTrue(source.contains(trimmed(block).joined(separator: "\n")), "not in a test here:\n\(block)")
             for line in block.components(separatedBy: "\n") {
                 XCTAssertLessThanOrEqual(line.count, 76, "too wide for DocC's code box: \(line)")
             }
         }
     }
+}
+
+/// The client the landing page's snippet hands its registry's session to.
+private struct UserClient {
+    let session: URLSession
 }

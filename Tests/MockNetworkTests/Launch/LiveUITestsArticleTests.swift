@@ -66,7 +66,8 @@ final class LiveUITestsArticleTests: XCTestCase {
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let article = try String(
-            contentsOf: root.appendingPathComponent("Sources/MockNetwork/MockNetwork.docc/UITests.md"), encoding: .utf8)
+            contentsOf: root.appendingPathComponent("Sources/MockNetworkApp/MockNetworkApp.docc/UITests.md"),
+            encoding: .utf8)
         let live = try XCTUnwrap(article.components(separatedBy: "## Live handlers").dropFirst().first)
         let section = live.components(separatedBy: "\n## ").first ?? live
         let source = code(try String(contentsOf: here, encoding: .utf8).components(separatedBy: "\n"))
