@@ -261,3 +261,12 @@ public struct MockResponse: Sendable {
         return copy
     }
 }
+
+extension MockResponse {
+    /// This response, or the error its builder was given input it cannot use for: what a builder
+    /// says of its input, thrown (a product's builder, or a test of one, checks it).
+    package func validated() throws -> MockResponse {
+        if invalidAt != nil, let error { throw error }
+        return self
+    }
+}

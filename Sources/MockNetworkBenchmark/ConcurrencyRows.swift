@@ -26,7 +26,7 @@ func concurrencyRows(requests: Int, rounds: Int, _ setup: RequestSetup) async th
     //        tests would be.
     let eight = (0..<8).map { _ in
         let registry = MockRegistry()
-        registry.register(.url(target)) { _ in try .text("ok") }
+        registry.register(.url(target)) { _ in .text("ok") }
         return registry
     }
     let loads: [[URLSession]] = [

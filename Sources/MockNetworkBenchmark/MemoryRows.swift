@@ -10,7 +10,7 @@ import MockNetwork
 /// Row 6. Memory: a registry answering 100,000 requests, after a warm-up that fills its request log.
 func memoryRow() async throws {
     let memory = MockRegistry()
-    memory.register(.url(target)) { _ in try .text("ok") }
+    memory.register(.url(target)) { _ in .text("ok") }
     try await fetch(memory.session, target, times: 20_000)
     let before = residentBytes()
     try await fetch(memory.session, target, times: 100_000)
@@ -28,14 +28,14 @@ func releasedRegistryRow(requests: Int) async throws {
     let releasedCount = max(requests, 1_000)
     for _ in 0..<200 {
         let registry = MockRegistry()
-        registry.register(.url(target)) { _ in try .text("ok") }
+        registry.register(.url(target)) { _ in .text("ok") }
         try await fetch(registry.session, target, times: 1)
     }
     try await Task.sleep(nanoseconds: 400_000_000)
     let beforeReleased = residentBytes()
     for _ in 0..<releasedCount {
         let registry = MockRegistry()
-        registry.register(.url(target)) { _ in try .text("ok") }
+        registry.register(.url(target)) { _ in .text("ok") }
         try await fetch(registry.session, target, times: 1)
     }
     try await Task.sleep(nanoseconds: 400_000_000)

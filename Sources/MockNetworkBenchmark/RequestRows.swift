@@ -37,11 +37,11 @@ func requestRows(requests: Int) async throws -> RequestSetup {
     // 2. MockNetwork, one handler (a closure: it runs on a thread of MockNetwork's, and the answer
     //    comes back into `startLoading`).
     let one = MockRegistry()
-    one.register(.url(target)) { _ in try .text("ok") }
+    one.register(.url(target)) { _ in .text("ok") }
 
     // 2a. MockNetwork, answers that run no user code (a sequence): found and delivered inline.
     let inline = MockRegistry()
-    let okay = try MockResponse.text("ok")
+    let okay = MockResponse.text("ok")
     inline.register(.url(target.absoluteString), sequence: Array(repeating: okay, count: requests + 1_000))
 
     // 2k. MockNetwork, a constant answer registered without a closure: found and delivered inline.
@@ -51,23 +51,23 @@ func requestRows(requests: Int) async throws -> RequestSetup {
     // 2b. MockNetwork, one handler run as the .mockNetwork trait runs it: in a task of the test's,
     //     on MockNetwork's task executor.
     let trait = MockRegistry()
-    trait.register(.url(target)) { _ in try .text("ok") }
+    trait.register(.url(target)) { _ in .text("ok") }
     // Made off the main actor, as a test's scope is.
     let runner = await Task.detached { TestTaskRunner(share: trait.handlerShare) }.value
     trait.handlerRunner = runner
 
     // 2c. MockNetwork, one `async` handler: it runs in a task of its own, which the request could cancel.
     let asyncOne = MockRegistry()
-    asyncOne.register(.url(target)) { _ async throws in try .text("ok") }
+    asyncOne.register(.url(target)) { _ async throws in .text("ok") }
 
     // 3t. 1,000 path templates on the target's host (`/svc<n>/{id}/items`), and `/{page}` answering.
     let templates = MockRegistry()
     for index in 0..<1_000 {
         templates.register("https://api.example.com/svc\(index)/{id}/items") { (_, _: RouteParameters) in
-            try .text("no")
+            .text("no")
         }
     }
-    templates.register("https://api.example.com/{page}") { (_, _: RouteParameters) in try .text("ok") }
+    templates.register("https://api.example.com/{page}") { (_, _: RouteParameters) in .text("ok") }
 
     // 5. Registering 10,000 handlers (and 3: the target registered last).
     let many = await registerTenThousand()
@@ -76,19 +76,19 @@ func requestRows(requests: Int) async throws -> RequestSetup {
     //        answering, and 1,000 registered while an exact URL answers.
     let manyPatterns = MockRegistry()
     for index in 0..<1_000 {
-        manyPatterns.register(.host("svc\(index).example.com", path: "/v1/*")) { _ in try .text("no") }
+        manyPatterns.register(.host("svc\(index).example.com", path: "/v1/*")) { _ in .text("no") }
     }
-    manyPatterns.register(.host("api.example.com", path: "/tar*")) { _ in try .text("ok") }
+    manyPatterns.register(.host("api.example.com", path: "/tar*")) { _ in .text("ok") }
     let fewPatterns = MockRegistry()
     for index in 0..<9 {
-        fewPatterns.register(.host("*.svc\(index).example.com", path: "/v1/*")) { _ in try .text("no") }
+        fewPatterns.register(.host("*.svc\(index).example.com", path: "/v1/*")) { _ in .text("no") }
     }
-    fewPatterns.register(.host("*.example.com", path: "/tar*")) { _ in try .text("ok") }
+    fewPatterns.register(.host("*.example.com", path: "/tar*")) { _ in .text("ok") }
     let exactAmongPatterns = MockRegistry()
     for index in 0..<1_000 {
-        exactAmongPatterns.register(.host("svc\(index).example.com", path: "/v1/*")) { _ in try .text("no") }
+        exactAmongPatterns.register(.host("svc\(index).example.com", path: "/v1/*")) { _ in .text("no") }
     }
-    exactAmongPatterns.register(.url(target)) { _ in try .text("ok") }
+    exactAmongPatterns.register(.url(target)) { _ in .text("ok") }
 
     // Rows 1-3 run in interleaved rounds, so that a burst of load elsewhere on the machine hits
     // them alike; each row's figure is the median of its rounds.
@@ -135,8 +135,8 @@ func requestRows(requests: Int) async throws -> RequestSetup {
 func streamRows(rounds: Int, requests: Int) async throws {
     let streams = MockRegistry()
     let pieces = (0..<100).map { _ in Data("ok".utf8) }
-    streams.register(.url(target.absoluteString + "?stream")) { _ in try .streamed(pieces, every: .zero) }
-    streams.register(.url(target.absoluteString + "?whole")) { _ in try .data(pieces.reduce(Data(), +)) }
+    streams.register(.url(target.absoluteString + "?stream")) { _ in .streamed(pieces, every: .zero) }
+    streams.register(.url(target.absoluteString + "?whole")) { _ in .data(pieces.reduce(Data(), +)) }
     let counter = ByteCounter()
     let delegateSession = URLSession(configuration: streams.configuration, delegate: counter, delegateQueue: nil)
     guard let streamURL = URL(string: target.absoluteString + "?stream"),
@@ -164,7 +164,7 @@ func streamRows(rounds: Int, requests: Int) async throws {
 func timedPiecesRow() async throws {
     let timed = MockRegistry()
     timed.register(.url(target.absoluteString + "?timed")) { _ in
-        try .streamed((0..<20).map { _ in Data("ok".utf8) }, every: .milliseconds(10))
+        .streamed((0..<20).map { _ in Data("ok".utf8) }, every: .milliseconds(10))
     }
     let clock = PieceClock()
     let timedSession = URLSession(configuration: timed.configuration, delegate: clock, delegateQueue: nil)

@@ -53,15 +53,15 @@ final class ErrorTests: XCTestCase {
     }
 
     func testInvalidStatusThrowsAClearErrorInsteadOfCrashing() async throws {
-        XCTAssertThrowsError(try MockResponse.status(700)) { error in
+        XCTAssertThrowsError(try MockResponse.status(700).validated()) { error in
             XCTAssertEqual(MockNetworkError(error), .invalidStatusCode(700))
             XCTAssertTrue("\(error)".contains("700 is not an HTTP status code. Use a status in 200...599"), "\(error)")
         }
-        XCTAssertThrowsError(try MockResponse.json("{}", status: 99))
-        XCTAssertNoThrow(try MockResponse.json("{}", status: 599))
+        XCTAssertThrowsError(try MockResponse.json("{}", status: 99).validated())
+        XCTAssertNoThrow(MockResponse.json("{}", status: 599))
 
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/bad") { _ in try .status(1000) }
+        mocks.register("https://api.example.com/bad") { _ in .status(1000) }
         let error = await thrownError { try await mocks.session.data(from: try url("https://api.example.com/bad")) }
         XCTAssertEqual(error.flatMap(MockNetworkError.init), .invalidStatusCode(1000))
         XCTAssertEqual(mocks.failures.count, 1)

@@ -13,7 +13,7 @@ final class ResponseTests: XCTestCase {
     }
 
     func testJSONTextSetsContentTypeAndKeepsTheTextAsIs() throws {
-        let response = try MockResponse.json(#"{"a": 1"#, status: 201)
+        let response = MockResponse.json(#"{"a": 1"#, status: 201)
         XCTAssertEqual(response.status, 201)
         XCTAssertEqual(response.headers, ["Content-Type": "application/json"])
         XCTAssertEqual(String(decoding: response.body, as: UTF8.self), #"{"a": 1"#)
@@ -23,28 +23,28 @@ final class ResponseTests: XCTestCase {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = .sortedKeys
-        let response = try MockResponse.json(Dog(breedName: "hound", goodBoy: true), encoder: encoder)
+        let response = MockResponse.json(Dog(breedName: "hound", goodBoy: true), encoder: encoder)
         XCTAssertEqual(String(decoding: response.body, as: UTF8.self), #"{"breed_name":"hound","good_boy":true}"#)
         XCTAssertEqual(response.headers["Content-Type"], "application/json")
     }
 
     func testTextDataAndStatusHelpers() throws {
-        let text = try MockResponse.text("hello", status: 202)
+        let text = MockResponse.text("hello", status: 202)
         XCTAssertEqual(text.headers["Content-Type"], "text/plain; charset=utf-8")
         XCTAssertEqual(text.body, Data("hello".utf8))
 
-        let data = try MockResponse.data(Data([0, 255]), headers: ["X-Id": "1"])
+        let data = MockResponse.data(Data([0, 255]), headers: ["X-Id": "1"])
         XCTAssertEqual(data.headers, ["Content-Type": "application/octet-stream", "X-Id": "1"])
         XCTAssertEqual(data.body, Data([0, 255]))
 
-        let empty = try MockResponse.status(204)
+        let empty = MockResponse.status(204)
         XCTAssertEqual(empty.status, 204)
         XCTAssertEqual(empty.body, Data())
         XCTAssertEqual(empty.headers, [:])
     }
 
     func testGivenContentTypeWinsWhateverItsCase() throws {
-        let response = try MockResponse.json("{}", headers: ["content-type": "application/problem+json"])
+        let response = MockResponse.json("{}", headers: ["content-type": "application/problem+json"])
         XCTAssertEqual(response.headers, ["content-type": "application/problem+json"])
         let replaced = response.header("Content-Type", "application/vnd.api+json")
         XCTAssertEqual(replaced.headers, ["Content-Type": "application/vnd.api+json"])
@@ -53,7 +53,7 @@ final class ResponseTests: XCTestCase {
     func testResponseReachesTheClientWithStatusHeadersAndBody() async throws {
         let mocks = MockRegistry()
         mocks.register("https://api.example.com/dog") { _ in
-            try .json(Dog(breedName: "hound", goodBoy: true), status: 201, headers: ["ETag": "\"v1\""])
+            .json(Dog(breedName: "hound", goodBoy: true), status: 201, headers: ["ETag": "\"v1\""])
         }
         let (data, response) = try await mocks.session.data(from: try url("https://api.example.com/dog"))
         let http = try XCTUnwrap(response as? HTTPURLResponse)
@@ -65,7 +65,7 @@ final class ResponseTests: XCTestCase {
     func testErrorStatusesAreOrdinaryResponses() async throws {
         let mocks = MockRegistry()
         mocks.register("https://api.example.com/private") { _ in
-            try .json(#"{"error": "unauthorized"}"#, status: 401)
+            .json(#"{"error": "unauthorized"}"#, status: 401)
         }
         let (data, response) = try await mocks.session.data(from: try url("https://api.example.com/private"))
         XCTAssertEqual(try status(response), 401)
@@ -76,7 +76,7 @@ final class ResponseTests: XCTestCase {
         let mocks = MockRegistry()
         let statuses = [200, 204, 301, 404, 418, 422, 429, 503, 599]
         for status in statuses {
-            mocks.register("https://api.example.com/status/\(status)") { _ in try .status(status) }
+            mocks.register("https://api.example.com/status/\(status)") { _ in .status(status) }
         }
         let session = mocks.session
         let done = expectation(description: "answered")

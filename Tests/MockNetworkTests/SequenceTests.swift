@@ -13,7 +13,7 @@ final class SequenceTests: XCTestCase {
         let mocks = MockRegistry()
         let registeredAt = #line + 1
         let route = mocks.register(
-            .url(status), sequence: [try .status(503), try .status(503), try .json(#"{"ok":true}"#)])
+            .url(status), sequence: [.status(503), .status(503), .json(#"{"ok":true}"#)])
 
         var statuses: [Int] = []
         var bodies: [String] = []
@@ -45,7 +45,7 @@ final class SequenceTests: XCTestCase {
         let mocks = MockRegistry()
         mocks.register(
             .url(status),
-            sequence: [.failure(.networkConnectionLost), .failure(Teapot(reason: "busy")), try .text("third")])
+            sequence: [.failure(.networkConnectionLost), .failure(Teapot(reason: "busy")), .text("third")])
 
         let first = await thrownError { try await send(mocks.session, "GET", self.status) }
         let second = await thrownError { try await send(mocks.session, "GET", self.status) }
@@ -57,8 +57,8 @@ final class SequenceTests: XCTestCase {
 
     func testEachSequenceKeepsItsOwnPlace() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(status).method("GET"), sequence: [try .text("g1"), try .text("g2")])
-        mocks.register(.url(status).method("POST"), sequence: [try .text("p1"), try .text("p2")])
+        mocks.register(.url(status).method("GET"), sequence: [.text("g1"), .text("g2")])
+        mocks.register(.url(status).method("POST"), sequence: [.text("p1"), .text("p2")])
 
         var answers: [String] = []
         for method in ["GET", "POST", "POST", "GET"] {
@@ -69,13 +69,13 @@ final class SequenceTests: XCTestCase {
 
     func testCallCountsPerHandlerAndPerURL() async throws {
         let mocks = MockRegistry()
-        let get = mocks.register(.url(status), method: "GET") { _ in try .status(200) }
-        let post = mocks.register(.url(status), method: "POST") { _ in try .status(201) }
+        let get = mocks.register(.url(status), method: "GET") { _ in .status(200) }
+        let post = mocks.register(.url(status), method: "POST") { _ in .status(201) }
         let search = mocks.register(.url("https://api.example.com/search?a=1&b=2", query: .anyOrder)) { _ in
-            try .status(200)
+            .status(200)
         }
-        let pattern = mocks.register(.host("*.example.com", path: "/img/*")) { _ in try .status(200) }
-        let unused = mocks.register("https://api.example.com/unused") { _ in try .status(200) }
+        let pattern = mocks.register(.host("*.example.com", path: "/img/*")) { _ in .status(200) }
+        let unused = mocks.register("https://api.example.com/unused") { _ in .status(200) }
 
         for method in ["GET", "GET", "POST", "GET"] { _ = try await send(mocks.session, method, status) }
         _ = try await send(mocks.session, "GET", "https://api.example.com/search?b=2&a=1")
@@ -95,9 +95,9 @@ final class SequenceTests: XCTestCase {
 
     func testReplacedOrInvalidRegistrationsCountNothing() async throws {
         let mocks = MockRegistry()
-        let first = mocks.register(.url(status)) { _ in try .text("first") }
-        let second = mocks.register(.url(status)) { _ in try .text("second") }
-        let invalid = mocks.register("not a url") { _ in try .status(200) }
+        let first = mocks.register(.url(status)) { _ in .text("first") }
+        let second = mocks.register(.url(status)) { _ in .text("second") }
+        let invalid = mocks.register("not a url") { _ in .status(200) }
         _ = try await send(mocks.session, "GET", status)
 
         XCTAssertEqual([first.callCount, second.callCount, invalid.callCount], [0, 1, 0])
@@ -106,12 +106,12 @@ final class SequenceTests: XCTestCase {
 
     func testExpectedCallsAddsNothingToFailuresAndIsReportedAtTheEndOfTheTest() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(status), method: "GET", expectedCalls: 2) { _ in try .status(200) }
+        mocks.register(.url(status), method: "GET", expectedCalls: 2) { _ in .status(200) }
         let getLine = #line - 1
-        mocks.register("https://api.example.com/once", expectedCalls: 1) { _ in try .status(200) }
+        mocks.register("https://api.example.com/once", expectedCalls: 1) { _ in .status(200) }
         let onceLine = #line - 1
-        mocks.register(.url("https://api.example.com/met"), expectedCalls: 1) { _ in try .status(200) }
-        mocks.register(.url("https://api.example.com/retry"), expectedCalls: 2, sequence: [try .status(503)])
+        mocks.register(.url("https://api.example.com/met"), expectedCalls: 1) { _ in .status(200) }
+        mocks.register(.url("https://api.example.com/retry"), expectedCalls: 2, sequence: [.status(503)])
 
         _ = try await send(mocks.session, "GET", status)
         _ = try await send(mocks.session, "GET", "https://api.example.com/met")
@@ -135,13 +135,13 @@ final class SequenceTests: XCTestCase {
 
     func testExpectedCallsMetOrExceededByASequence() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(status), expectedCalls: 2, sequence: [try .status(503), try .status(200)])
+        mocks.register(.url(status), expectedCalls: 2, sequence: [.status(503), .status(200)])
         _ = try await send(mocks.session, "GET", status)
         _ = try await send(mocks.session, "GET", status)
         XCTAssertEqual(mocks.endOfTestFailures(), [])
 
         let exceeded = MockRegistry()
-        exceeded.register(.url(status), expectedCalls: 1, sequence: [try .status(200)])
+        exceeded.register(.url(status), expectedCalls: 1, sequence: [.status(200)])
         _ = try await send(exceeded.session, "GET", status)
         _ = await thrownError { try await send(exceeded.session, "GET", self.status) }
         XCTAssertEqual(exceeded.failures.count, 1, "the request past the sequence")

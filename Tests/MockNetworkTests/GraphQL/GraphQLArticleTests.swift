@@ -22,14 +22,14 @@ final class GraphQLArticleTests: MockNetworkTestCase {
     func testTheOperationSnippets() async throws {
         // Article: Overview
         mocks.register(.graphQL("GetUser", variables: ["id": "7"])) { request in
-            try .graphQL(data: #"{"user": {"id": "7"}}"#, for: request)
+            .graphQL(data: #"{"user": {"id": "7"}}"#, for: request)
         }
         mocks.register(.graphQL("GetUser")) { request, operation in
             let id = operation.variables["id"]?.description ?? "null"
-            return try .graphQL(data: #"{"user": {"id": \#(id)}}"#, for: request)
+            return .graphQL(data: #"{"user": {"id": \#(id)}}"#, for: request)
         }
         mocks.register(.graphQL(type: .mutation)) { request in
-            try .graphQL(errors: [.init(message: "Read-only")], for: request)
+            .graphQL(errors: [.init(message: "Read-only")], for: request)
         }
         // (end of snippet)
         let seven = try await session.data(for: getUser("7")).0
@@ -52,7 +52,7 @@ final class GraphQLArticleTests: MockNetworkTestCase {
         let mocks = MockRegistry()
         mocks.register(.graphQL("GetUser")) { request, operation in
             let id = operation.variables["id"]?.stringValue ?? "?"
-            return try .graphQL(
+            return .graphQL(
                 data: #"{"user": {"id": "\#(id)", "name": "Ada"}}"#,
                 for: request)
         }
@@ -67,7 +67,7 @@ final class GraphQLArticleTests: MockNetworkTestCase {
     func testTheReadmeSnippet() async throws {
         // README: GraphQL and uploads
         mocks.register(.graphQL("GetUser", variables: ["id": "7"])) { request in
-            try .graphQL(data: #"{"user": {"id": "7"}}"#, for: request)
+            .graphQL(data: #"{"user": {"id": "7"}}"#, for: request)
         }
         // (end of snippet)
         let apollo = GraphQLRequests.apollo(
@@ -79,8 +79,8 @@ final class GraphQLArticleTests: MockNetworkTestCase {
     }
 
     func testTheBatchSnippet() async throws {
-        mocks.register(.graphQL("GetUser"), expectedCalls: 2, answer: try .graphQL(data: "{}"))
-        mocks.register(.graphQL("AddUser"), expectedCalls: 1, answer: try .graphQL(data: "{}"))
+        mocks.register(.graphQL("GetUser"), expectedCalls: 2, answer: .graphQL(data: "{}"))
+        mocks.register(.graphQL("AddUser"), expectedCalls: 1, answer: .graphQL(data: "{}"))
         let batch = GraphQLRequests.post(
             #"[{"query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":"7"}},"#
                 + #"{"query":"mutation AddUser { addUser { id } }"},"#
@@ -118,7 +118,7 @@ final class GraphQLArticleTests: MockNetworkTestCase {
     func testTheAnsweringSnippets() async throws {
         // Article: Answering
         mocks.register(.graphQL("GetUser")) { request in
-            try .graphQL(
+            .graphQL(
                 data: #"{"user": {"id": "7", "friends": null}}"#,
                 errors: [
                     .init(
@@ -146,7 +146,7 @@ final class GraphQLArticleTests: MockNetworkTestCase {
             let name: String
         }
         mocks.register(.graphQL("GetViewer")) { request in
-            try .graphQL(data: ["viewer": User(id: "7", name: "Ada")], for: request)
+            .graphQL(data: ["viewer": User(id: "7", name: "Ada")], for: request)
         }
         // (end of snippet)
         let (viewer, viewerResponse) = try await session.data(for: post("query GetViewer { viewer { id } }"))
@@ -160,16 +160,16 @@ final class GraphQLArticleTests: MockNetworkTestCase {
             #"{"incremental": [{"label": "UserBio", "data": {"bio": "Hi"},"#
             + #" "path": ["user"]}], "hasNext": false}"#
         mocks.register(.graphQL("GetProfile")) { _ in
-            try .graphQLMultipart([first, rest], every: .milliseconds(20))
+            .graphQLMultipart([first, rest], every: .milliseconds(20))
         }
         mocks.register(.graphQL("OnMessage")) { _ in
-            try .graphQLMultipart(
+            .graphQLMultipart(
                 [#"{"data": {"message": "Hi"}}"#, #"{"data": {"message": "Bye"}}"#],
                 spec: .subscription, every: .milliseconds(20))
         }
         let sse = RequestMatch.graphQL("OnMessage").at("https://sse.example.com")
         mocks.register(sse) { _ in
-            try .graphQLEvents([#"{"data": {"message": "Hi"}}"#])
+            .graphQLEvents([#"{"data": {"message": "Hi"}}"#])
         }
         // (end of snippet)
         let (profile, profileResponse) = try await session.data(
@@ -195,7 +195,7 @@ final class GraphQLArticleTests: MockNetworkTestCase {
 
         // Multipart article: Answering with parts
         mocks.register("https://api.example.com/report") { _ in
-            try .multipart([
+            .multipart([
                 MultipartPart(
                     headers: ["Content-Type": "application/json"],
                     body: Data(#"{"pages": 2}"#.utf8)),
@@ -215,7 +215,7 @@ final class GraphQLArticleTests: MockNetworkTestCase {
                 headers: ["Content-Type": "text/plain"], body: Data(text.utf8))
         }
         mocks.register("https://api.example.com/jobs/7") { _ in
-            try .multipart(updates, every: .milliseconds(50))
+            .multipart(updates, every: .milliseconds(50))
         }
         // (end of snippet)
         let (job, jobResponse) = try await session.data(from: try url("https://api.example.com/jobs/7"))
@@ -227,7 +227,7 @@ final class GraphQLArticleTests: MockNetworkTestCase {
         mocks.register(
             .url("https://api.example.com/avatar")
                 .part("avatar", contentType: "image/png")
-        ) { _ in try .status(201) }
+        ) { _ in .status(201) }
         // (end of snippet)
         var upload = URLRequest(url: try url("https://api.example.com/avatar"))
         upload.httpMethod = "POST"

@@ -19,10 +19,10 @@ import Testing
 
     @Test func eachOperationIsAnsweredByItsOwnHandlerInOrder() async throws {
         let users = mocks.register(.graphQL("GetUser")) { request, operation in
-            try .graphQL(data: #"{"user": {"id": "\#(operation.variables["id"] ?? nil)"}}"#, for: request)
+            .graphQL(data: #"{"user": {"id": "\#(operation.variables["id"] ?? nil)"}}"#, for: request)
         }
         mocks.register(.graphQL(type: .mutation)) { request async throws in
-            try .graphQL(data: #"{"addUser": {"id": "9"}}"#, for: request)
+            .graphQL(data: #"{"addUser": {"id": "9"}}"#, for: request)
         }
 
         let (data, response) = try await mocks.session.data(for: batch)
@@ -39,8 +39,8 @@ import Testing
     }
 
     @Test func aHandlerForTheWholeBatchAnswersIt() async throws {
-        mocks.register(.graphQL("GetUser"), answer: try .text("one"))
-        mocks.register(.url(GraphQLRequests.endpoint), method: "POST", answer: try .json("[]"))
+        mocks.register(.graphQL("GetUser"), answer: .text("one"))
+        mocks.register(.url(GraphQLRequests.endpoint), method: "POST", answer: .json("[]"))
 
         let (data, _) = try await mocks.session.data(for: batch)
         #expect(String(decoding: data, as: UTF8.self) == "[]")
@@ -51,12 +51,12 @@ import Testing
     /// operation, as it does with no default, and the default answers it whole only when no handler
     /// of the test matches any of its operations.
     @Test func aDefaultAnswersOnlyTheOperationsNoHandlerOfTheTestMatches() async throws {
-        try mocks.registerDefaults { mocks in
+        mocks.registerDefaults { mocks in
             mocks.register(
                 .url(GraphQLRequests.endpoint), method: "POST",
-                answer: try .graphQL(data: #"{"default": true}"#))
+                answer: .graphQL(data: #"{"default": true}"#))
         }
-        let users = mocks.register(.graphQL("GetUser"), answer: try .graphQL(data: #"{"user": {"id": "7"}}"#))
+        let users = mocks.register(.graphQL("GetUser"), answer: .graphQL(data: #"{"user": {"id": "7"}}"#))
         let getUser = #"{"query":"query GetUser($id: ID!) { user(id: $id) { id } }","variables":{"id":"7"}}"#
         let addUser = #"{"query":"mutation AddUser { addUser { id } }"}"#
 
@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func anOperationNoHandlerAnswersFailsTheBatchWithItsReport() async throws {
-        mocks.register(.graphQL("GetUser"), answer: try .graphQL(data: "{}"))
+        mocks.register(.graphQL("GetUser"), answer: .graphQL(data: "{}"))
 
         await #expect(throws: URLError.self) { try await mocks.session.data(for: batch) }
         #expect(
@@ -90,8 +90,8 @@ import Testing
 
     /// Answers `batch`, and then one `GetUser` alone.
     private func sendTheBatchThenOneAlone() async throws {
-        mocks.register(.graphQL("GetUser"), answer: try .graphQL(data: "{}"))
-        mocks.register(.graphQL(type: .mutation), answer: try .graphQL(data: "{}"))
+        mocks.register(.graphQL("GetUser"), answer: .graphQL(data: "{}"))
+        mocks.register(.graphQL(type: .mutation), answer: .graphQL(data: "{}"))
         _ = try await mocks.session.data(for: batch)
         _ = try await mocks.session.data(for: GraphQLRequests.post(#"{"query":"query GetUser { user { id } }"}"#))
         #expect(mocks.failures.isEmpty)
@@ -143,9 +143,9 @@ import Testing
 
     @Test func aHandlerThatAnsweredOperationsOfABatchCountsACallForEach() async throws {
         mocks.requiresEveryHandlerCalled = true
-        let users = mocks.register(.graphQL("GetUser"), expectedCalls: 1, answer: try .graphQL(data: "{}"))
-        let adds = mocks.register(.graphQL(type: .mutation), answer: try .graphQL(data: "{}"))
-        mocks.register(.graphQL("GetPosts"), answer: try .graphQL(data: "{}"))
+        let users = mocks.register(.graphQL("GetUser"), expectedCalls: 1, answer: .graphQL(data: "{}"))
+        let adds = mocks.register(.graphQL(type: .mutation), answer: .graphQL(data: "{}"))
+        mocks.register(.graphQL("GetPosts"), answer: .graphQL(data: "{}"))
         _ = try await mocks.session.data(for: batch)
 
         #expect(users.callCount == 2)

@@ -71,9 +71,9 @@ import Testing
         for _ in 0..<1_500 {
             let text = String(decoding: input.splice(jsonTokens, upTo: 12), as: UTF8.self)
             do {
-                _ = try MockResponse.graphQL(data: text)
-                _ = try MockResponse.graphQLMultipart([text])
-                _ = try MockResponse.graphQLEvents([text])
+                _ = try MockResponse.graphQL(data: text).validated()
+                _ = try MockResponse.graphQLMultipart([text]).validated()
+                _ = try MockResponse.graphQLEvents([text]).validated()
             } catch  where !(error is GraphQLFormatError) {
                 Issue.record("an error that is not documented: \(error)")
             } catch {}

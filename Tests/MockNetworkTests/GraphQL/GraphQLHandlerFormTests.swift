@@ -25,7 +25,7 @@ final class GraphQLHandlerFormTests: MockNetworkTestCase {
     func testTheIssuesSpellingOnARegistry() async throws {
         let registry = MockRegistry()
         registry.register(.graphQL("GetUser", variables: ["id": 7])) { request, operation in
-            try .graphQL(
+            .graphQL(
                 data: #"{"user": {"id": \#(operation.variables["id"]!), "op": "\#(operation.name!)"}}"#,
                 for: request)
         }
@@ -37,12 +37,12 @@ final class GraphQLHandlerFormTests: MockNetworkTestCase {
 
     func testTheIssuesSpellingOnTheTestCase() async throws {
         register(.graphQL("GetUser", variables: ["id": 7])) { request, operation in
-            try .graphQL(
+            .graphQL(
                 data: #"{"user": {"id": \#(operation.variables["id"]!), "op": "\#(operation.name!)"}}"#,
                 for: request)
         }
         register(.graphQL("GetUser", variables: ["id": 8])) { request, operation async throws in
-            try .graphQL(data: #"{"type": "\#(operation.type!.rawValue)"}"#, for: request)
+            .graphQL(data: #"{"type": "\#(operation.type!.rawValue)"}"#, for: request)
         }
 
         let seven = try await answer(getUser(7), on: session)
@@ -55,7 +55,7 @@ final class GraphQLHandlerFormTests: MockNetworkTestCase {
     /// has a `GraphQLOperation` of its own.
     func testTheModuleQualifiedNameOfTheOperationPicksItsForm() async throws {
         register(.graphQL("GetUser", variables: ["id": 7])) { (_, operation: GraphQLOperation) in
-            try .text("\(type(of: operation)) \(operation.variables["id"]?.intValue ?? 0)")
+            .text("\(type(of: operation)) \(operation.variables["id"]?.intValue ?? 0)")
         }
 
         let body = try await answer(getUser(7), on: session)
@@ -69,7 +69,7 @@ final class GraphQLHandlerFormTests: MockNetworkTestCase {
         // Doc comment: MockRegistry.register(_:expectedCalls:…:_:) with (request, operation)
         mocks.register(.graphQL("GetUser")) { request, operation in
             let id = operation.variables["id"]?.stringValue ?? "?"
-            return try .graphQL(data: #"{"user": {"id": "\#(id)"}}"#, for: request)
+            return .graphQL(data: #"{"user": {"id": "\#(id)"}}"#, for: request)
         }
         // (end of snippet)
         let apollo = GraphQLRequests.apollo(
@@ -102,7 +102,7 @@ final class GraphQLHandlerFormTests: MockNetworkTestCase {
     /// disfavored: the compiler says "ambiguous use of 'register'" instead of picking one).
     func testAClosureOfTheRequestAloneAnswersAGraphQLMatch() async throws {
         register(.graphQL("GetUser", variables: ["id": 7])) { request in
-            try .graphQL(data: #"{"user": {"id": "7"}}"#, for: request)
+            .graphQL(data: #"{"user": {"id": "7"}}"#, for: request)
         }
 
         let body = try await answer(getUser(7), on: session)
@@ -113,10 +113,10 @@ final class GraphQLHandlerFormTests: MockNetworkTestCase {
     /// one that only passes it on to generic code names the type (unnamed, it would not compile).
     func testAClosureThatReadsOrNamesTheOperationGetsIt() async throws {
         register(.graphQL("GetUser", variables: ["id": 7])) { (_, operation: GraphQLOperation) in
-            try .text(String(describing: type(of: operation)))
+            .text(String(describing: type(of: operation)))
         }
         register(.graphQL("GetUser", variables: ["id": 8])) { _, operation in
-            try .text("\(type(of: operation)) \(operation.variables["id"]!)")
+            .text("\(type(of: operation)) \(operation.variables["id"]!)")
         }
 
         let seven = try await answer(getUser(7), on: session)

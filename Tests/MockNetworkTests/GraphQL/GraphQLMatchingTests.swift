@@ -43,11 +43,11 @@ import Testing
     )
 
     @Test func theMostSpecificOperationMatchWins() async throws {
-        mocks.register(.graphQL(type: .query), answer: try .text("any query"))
-        mocks.register(.graphQL("GetUser"), answer: try .text("GetUser"))
-        mocks.register(.graphQL("GetUser", variables: ["id": "7"]), answer: try .text("GetUser 7"))
-        mocks.register(.graphQL(type: .mutation), answer: try .text("a mutation"))
-        mocks.register(.url(GraphQLRequests.endpoint), method: "POST", answer: try .text("the URL"))
+        mocks.register(.graphQL(type: .query), answer: .text("any query"))
+        mocks.register(.graphQL("GetUser"), answer: .text("GetUser"))
+        mocks.register(.graphQL("GetUser", variables: ["id": "7"]), answer: .text("GetUser 7"))
+        mocks.register(.graphQL(type: .mutation), answer: .text("a mutation"))
+        mocks.register(.url(GraphQLRequests.endpoint), method: "POST", answer: .text("the URL"))
 
         #expect(try await answer(getUser("7")) == "GetUser 7")
         #expect(try await answer(getUser("8")) == "GetUser")
@@ -59,16 +59,16 @@ import Testing
     }
 
     @Test func variablesCompareAsJSONAndAllVariablesAsksForExactlyThose() async throws {
-        mocks.register(.graphQL("GetFeed", variables: ["first": 10.0]), answer: try .text("some"))
-        mocks.register(.graphQL("GetFeed", variables: ["first": 10], allVariables: true), answer: try .text("exactly"))
+        mocks.register(.graphQL("GetFeed", variables: ["first": 10.0]), answer: .text("some"))
+        mocks.register(.graphQL("GetFeed", variables: ["first": 10], allVariables: true), answer: .text("exactly"))
 
         #expect(try await answer(getFeed(first: 10)) == "exactly")
         #expect(try await answer(getFeed(first: 10, extra: #","locale":"en""#)) == "some")
     }
 
     @Test func anEndpointNarrowsTheMatchAndTakesTheGETForm() async throws {
-        mocks.register(.graphQL("GetUser"), answer: try .text("anywhere"))
-        mocks.register(.graphQL("GetUser").at(GraphQLRequests.endpoint), answer: try .text("at the endpoint"))
+        mocks.register(.graphQL("GetUser"), answer: .text("anywhere"))
+        mocks.register(.graphQL("GetUser").at(GraphQLRequests.endpoint), answer: .text("at the endpoint"))
 
         #expect(try await answer(getUser("7")) == "at the endpoint")
         let get = GraphQLRequests.apolloGET(
@@ -87,10 +87,10 @@ import Testing
     @Test func handlersReadTheOperation() async throws {
         mocks.register(.graphQL("GetUser")) { request, operation in
             let id = operation.variables["id"]?.description ?? "null"
-            return try .graphQL(data: #"{"user": {"id": \#(id)}}"#, for: request)
+            return .graphQL(data: #"{"user": {"id": \#(id)}}"#, for: request)
         }
         mocks.register(.graphQL(type: .mutation)) { request, operation async throws in
-            try .graphQL(data: #"{"\#(operation.name ?? "")": \#(operation.variables["name"] ?? nil)}"#, for: request)
+            .graphQL(data: #"{"\#(operation.name ?? "")": \#(operation.variables["name"] ?? nil)}"#, for: request)
         }
 
         #expect(try await answer(getUser("7")) == #"{"data":{"user": {"id": "7"}}}"#)
@@ -100,9 +100,9 @@ import Testing
 
     @Test func aTemplateHandlerStillPicksTheParametersForm() async throws {
         mocks.register(.url("https://api.example.com/users/{id}")) { _, parameters in
-            try .text(parameters["id"] ?? "")
+            .text(parameters["id"] ?? "")
         }
-        mocks.register(.graphQL("GetUser")) { _ in try .text("either") }
+        mocks.register(.graphQL("GetUser")) { _ in .text("either") }
 
         #expect(try await answer(URLRequest(url: URL(string: "https://api.example.com/users/7")!)) == "7")
         #expect(try await answer(getUser("7")) == "either")
@@ -112,7 +112,7 @@ import Testing
         for index in 0..<1_000 {
             let match = RequestMatch.graphQL("Op\(index)")
             mocks.register(
-                index.isMultiple(of: 2) ? match.at(GraphQLRequests.endpoint) : match, answer: try .text("\(index)"))
+                index.isMultiple(of: 2) ? match.at(GraphQLRequests.endpoint) : match, answer: .text("\(index)"))
         }
         for index in [0, 1, 500, 998, 999] {
             let request = GraphQLRequests.post(#"{"query":"query Op\#(index) { a }"}"#)
@@ -122,9 +122,9 @@ import Testing
     }
 
     @Test func registeringAgainReplacesAndRemovingTheEndpointRemovesItsOperations() async throws {
-        mocks.register(.graphQL("GetUser"), answer: try .text("first"))
-        mocks.register(.graphQL("GetUser"), answer: try .text("anywhere"))
-        mocks.register(.graphQL("GetUser").at(GraphQLRequests.endpoint), answer: try .text("at the endpoint"))
+        mocks.register(.graphQL("GetUser"), answer: .text("first"))
+        mocks.register(.graphQL("GetUser"), answer: .text("anywhere"))
+        mocks.register(.graphQL("GetUser").at(GraphQLRequests.endpoint), answer: .text("at the endpoint"))
         #expect(try await answer(getUser("7")) == "at the endpoint")
 
         mocks.remove(GraphQLRequests.endpoint.absoluteString)
@@ -136,8 +136,8 @@ import Testing
     /// selection set, `{ … }`): an any-URL GraphQL handler does not take the request, the URL's own
     /// handler does.
     @Test func freeTextInAQueryFieldIsNoOperation() async throws {
-        mocks.register(.graphQL(type: .subscription), answer: try .text("a subscription"))
-        mocks.register(.url("https://api.example.com/search").method("POST"), answer: try .text("search results"))
+        mocks.register(.graphQL(type: .subscription), answer: .text("a subscription"))
+        mocks.register(.url("https://api.example.com/search").method("POST"), answer: .text("search results"))
         var search = GraphQLRequests.post(#"{"query": "subscription plans", "hitsPerPage": 20}"#)
         search.url = URL(string: "https://api.example.com/search")
 

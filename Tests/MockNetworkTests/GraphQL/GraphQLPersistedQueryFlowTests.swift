@@ -42,13 +42,13 @@ private typealias R = GraphQLRequests
                 #expect(document == expected)
                 known.update { _ = $0.insert(hash) }
             } else if !known.current.contains(hash) {
-                return try .graphQL(
+                return .graphQL(
                     errors: [
                         .init(message: "PersistedQueryNotFound", extensions: ["code": "PERSISTED_QUERY_NOT_FOUND"])
                     ],
                     for: request)
             }
-            return try .graphQL(data: data, for: request)
+            return .graphQL(data: data, for: request)
         }
     }
 

@@ -34,7 +34,7 @@ import Testing
         @Test func aSynchronousHandlerGetsTheOperationTheLookupRead() async throws {
             let id = UUID().uuidString
             mocks.register(.graphQL("GetUser")) { _, operation in
-                try .text("\(operation.name ?? "") \(operation.variables["id"]?.stringValue ?? "")")
+                .text("\(operation.name ?? "") \(operation.variables["id"]?.stringValue ?? "")")
             }
 
             let (answer, reads) = try await answerAndReads(id: id)
@@ -45,7 +45,7 @@ import Testing
         @Test func anAsyncHandlerGetsTheOperationTheLookupRead() async throws {
             let id = UUID().uuidString
             mocks.register(.graphQL("GetUser", type: .query)) { _, operation async throws in
-                try .text("\(operation.type?.rawValue ?? "") \(operation.variables["id"]?.stringValue ?? "")")
+                .text("\(operation.type?.rawValue ?? "") \(operation.variables["id"]?.stringValue ?? "")")
             }
 
             let (answer, reads) = try await answerAndReads(id: id)
@@ -58,7 +58,7 @@ import Testing
         @Test func aLookupMadeAgainForAPredicateReadsNoMore() async throws {
             let id = UUID().uuidString
             mocks.register(.graphQL("GetUser").when { $0.httpMethod == "POST" }) { _, operation in
-                try .text(operation.variables["id"]?.stringValue ?? "")
+                .text(operation.variables["id"]?.stringValue ?? "")
             }
 
             let (answer, reads) = try await answerAndReads(id: id)
@@ -70,7 +70,7 @@ import Testing
         @Test func aHandlerWhoseMatchReadsNoOperationReadsItOnce() async throws {
             let id = UUID().uuidString
             mocks.register(.url(GraphQLRequests.endpoint.absoluteString)) { (_, operation: GraphQLOperation) in
-                try .text(operation.variables["id"]?.stringValue ?? "")
+                .text(operation.variables["id"]?.stringValue ?? "")
             }
 
             let (answer, reads) = try await answerAndReads(id: id)

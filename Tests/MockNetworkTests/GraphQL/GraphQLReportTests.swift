@@ -28,10 +28,10 @@ import Testing
     }
 
     @Test func theReportNamesTheOperationAndTheNearestOneWithWhatDiffers() async throws {
-        mocks.register(.graphQL("GetPosts"), answer: try .status(200))
+        mocks.register(.graphQL("GetPosts"), answer: .status(200))
         let line = #line + 1
-        mocks.register(.graphQL("GetUser", variables: ["id": "7"]), answer: try .status(200))
-        mocks.register("https://api.example.com/health", answer: try .status(200))
+        mocks.register(.graphQL("GetUser", variables: ["id": "7"]), answer: .status(200))
+        mocks.register("https://api.example.com/health", answer: .status(200))
 
         let message = await failure(getUser("8"))
         #expect(
@@ -51,7 +51,7 @@ import Testing
     /// says which types differ and how to register what came.
     @Test func aStringIDAgainstANumberSaysTheTypesDiffer() async throws {
         let line = #line + 1
-        mocks.register(.graphQL("GetUser", variables: ["id": 7]), answer: try .status(200))
+        mocks.register(.graphQL("GetUser", variables: ["id": 7]), answer: .status(200))
 
         let message = await failure(getUser("7"))
         let difference =
@@ -73,7 +73,7 @@ import Testing
 
     /// The other way round: a number where the match expects a string with its text.
     @Test func aNumberAgainstAStringSaysTheTypesDiffer() async throws {
-        mocks.register(.graphQL("GetUser", variables: ["id": "7"]), answer: try .status(200))
+        mocks.register(.graphQL("GetUser", variables: ["id": "7"]), answer: .status(200))
 
         let request = GraphQLRequests.post(#"{"query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":7}}"#)
         let message = await failure(request)
@@ -84,8 +84,8 @@ import Testing
     }
 
     @Test func aRequestWithNoOperationIsNotNearAGraphQLMatch() async throws {
-        mocks.register(.graphQL("GetUser"), answer: try .status(200))
-        mocks.register(.url("https://api.example.com/items").method("POST"), answer: try .status(200))
+        mocks.register(.graphQL("GetUser"), answer: .status(200))
+        mocks.register(.url("https://api.example.com/items").method("POST"), answer: .status(200))
 
         let message = await failure(URLRequest(url: URL(string: "https://api.example.com/items")!))
         #expect(message.split(separator: "\n")[1] == "Nearest: POST https://api.example.com/items (method GET ≠ POST)")
@@ -95,7 +95,7 @@ import Testing
         // As the trait's and the base class's registries do from the start (a bare registry reads
         // GraphQL once a GraphQL handler is registered on it).
         mocks.readsGraphQL()
-        mocks.register("https://api.example.com/health", answer: try .status(200))
+        mocks.register("https://api.example.com/health", answer: .status(200))
 
         let message = await failure(getUser("8"))
         #expect(
@@ -156,7 +156,7 @@ import Testing
     func aBrokenBodyIsReportedWithWhyItCarriesNoOperation(_ body: BrokenBody, atTheEndpoint: Bool) async throws {
         let match = RequestMatch.graphQL("GetUser")
         let line = #line + 1
-        mocks.register(atTheEndpoint ? match.at(GraphQLRequests.endpoint) : match, answer: try .status(200))
+        mocks.register(atTheEndpoint ? match.at(GraphQLRequests.endpoint) : match, answer: .status(200))
 
         let message = await failure(body.request)
         let shown = "GraphQL operation GetUser" + (atTheEndpoint ? " at \(GraphQLRequests.endpoint)" : "")
@@ -173,8 +173,8 @@ import Testing
 
     /// A handler of the endpoint's URL that fails as many rules is not nearer than the GraphQL one.
     @Test func aBrokenBodyIsNearerTheGraphQLHandlerThanAnotherAtItsURL() async throws {
-        mocks.register(.url(GraphQLRequests.endpoint).method("GET"), answer: try .status(200))
-        mocks.register(.graphQL("GetUser"), answer: try .status(200))
+        mocks.register(.url(GraphQLRequests.endpoint).method("GET"), answer: .status(200))
+        mocks.register(.graphQL("GetUser"), answer: .status(200))
 
         let message = await failure(BrokenBody.noDocument.request)
         #expect(
@@ -185,14 +185,14 @@ import Testing
     /// A request that does not try GraphQL (no `graphql` in its path or `Content-Type`) is told about
     /// its URL, even when the nearest handler is a GraphQL one at any URL.
     @Test func aRequestThatIsNoGraphQLIsToldAboutItsURL() async throws {
-        mocks.register(.graphQL("GetUser"), answer: try .status(200))
+        mocks.register(.graphQL("GetUser"), answer: .status(200))
 
         let message = await failure(URLRequest(url: URL(string: "https://api.example.com/items")!))
         #expect(message.split(separator: "\n").last?.hasPrefix("Fix: register a handler for this URL") == true)
     }
 
     @Test func checksAfterTheFactTakeGraphQLMatches() async throws {
-        mocks.register(.graphQL(type: .query), answer: try .status(200))
+        mocks.register(.graphQL(type: .query), answer: .status(200))
         _ = try await mocks.session.data(for: getUser("7"))
         _ = try await mocks.session.data(for: getUser("8"))
 
@@ -210,8 +210,8 @@ import Testing
 
     @Test func handlersNeverCalledAndExpectedCallsNameTheOperation() async throws {
         mocks.requiresEveryHandlerCalled = true
-        mocks.register(.graphQL("GetUser"), expectedCalls: 2, answer: try .status(200))
-        mocks.register(.graphQL(type: .mutation), answer: try .status(200))
+        mocks.register(.graphQL("GetUser"), expectedCalls: 2, answer: .status(200))
+        mocks.register(.graphQL(type: .mutation), answer: .status(200))
         _ = try await mocks.session.data(for: getUser("7"))
 
         let messages = mocks.settledFailures().map { $0.message.components(separatedBy: ",")[0] }
@@ -240,7 +240,7 @@ import Testing
 
     @Test func aBareRegistryReadsGraphQLOnceAGraphQLHandlerIsRegistered() async throws {
         let mocks = MockRegistry()
-        mocks.register(.graphQL("GetPosts"), answer: try .status(200))
+        mocks.register(.graphQL("GetPosts"), answer: .status(200))
         let message = try await unmatchedMessage(mocks)
         #expect(message.hasPrefix("MockNetwork: no handler for POST https://api.example.com/graphql (query GetUser)."))
     }

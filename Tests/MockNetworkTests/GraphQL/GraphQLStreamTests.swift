@@ -19,7 +19,7 @@ import XCTest
     private func text(_ response: MockResponse) -> String { String(decoding: response.body, as: UTF8.self) }
 
     @Test func deferredPartsInTheBoundaryGraphQL() throws {
-        let response = try MockResponse.graphQLMultipart(deferred)
+        let response = MockResponse.graphQLMultipart(deferred)
         #expect(response.headers["Content-Type"] == #"multipart/mixed; boundary="graphql"; deferSpec=20220824"#)
         #expect(
             text(response)
@@ -37,7 +37,7 @@ import XCTest
     /// `--graphql`, chunks that are empty, `--` or a lone line break skipped, each chunk's
     /// `content-type:` line and JSON split at the blank line.
     @Test func apolloReadsEachPayload() throws {
-        let response = try MockResponse.graphQLMultipart(deferred)
+        let response = MockResponse.graphQLMultipart(deferred)
         var payloads: [JSONValue] = []
         for chunk in text(response).components(separatedBy: "\r\n--graphql") {
             if chunk.isEmpty || chunk == "--\r\n" || chunk == "--" || chunk == "\r\n" { continue }
@@ -52,7 +52,7 @@ import XCTest
     }
 
     @Test func subscriptionPayloadsAreWrapped() throws {
-        let response = try MockResponse.graphQLMultipart(
+        let response = MockResponse.graphQLMultipart(
             [#"{"data": {"messageAdded": {"id": "1"}}}"#, #"{"data": {"messageAdded": {"id": "2"}}}"#],
             spec: .subscription, status: 200, headers: ["X-Trace": "t"])
         #expect(response.headers["Content-Type"] == #"multipart/mixed; boundary="graphql"; subscriptionSpec=1.0"#)
@@ -70,16 +70,16 @@ import XCTest
             throws: GraphQLFormatError.invalidAnswer(
                 "payload 2 of the @defer answer has no hasNext, which Apollo iOS needs in each part. Give "
                     + #"{"data": …, "hasNext": true} first, then {"incremental": […], "hasNext": …}."#)
-        ) { try MockResponse.graphQLMultipart([deferred[0], #"{"incremental": []}"#]) }
-        #expect(throws: GraphQLFormatError.self) { try MockResponse.graphQLMultipart([#"{"hasNext": false}"#]) }
+        ) { try MockResponse.graphQLMultipart([deferred[0], #"{"incremental": []}"#]).validated() }
+        #expect(throws: GraphQLFormatError.self) { try MockResponse.graphQLMultipart([#"{"hasNext": false}"#]).validated() }
         #expect(
             throws: GraphQLFormatError.invalidAnswer(
                 "payload 1 of the GraphQL answer, [1], is no JSON object. Give each result as JSON, such as "
                     + #"{"data": {"user": {"id": "7"}}}."#)
-        ) { try MockResponse.graphQLMultipart(["[1]"], spec: .subscription) }
-        #expect(throws: GraphQLFormatError.self) { try MockResponse.graphQLMultipart([]) }
-        #expect(throws: GraphQLFormatError.self) { try MockResponse.graphQLEvents(["nope"]) }
-        #expect(throws: MockNetworkError.self) { try MockResponse.graphQLMultipart(deferred, every: .seconds(-1)) }
+        ) { try MockResponse.graphQLMultipart(["[1]"], spec: .subscription).validated() }
+        #expect(throws: GraphQLFormatError.self) { try MockResponse.graphQLMultipart([]).validated() }
+        #expect(throws: GraphQLFormatError.self) { try MockResponse.graphQLEvents(["nope"]).validated() }
+        #expect(throws: MockNetworkError.self) { try MockResponse.graphQLMultipart(deferred, every: .seconds(-1)).validated() }
     }
 
     /// Apollo iOS 1.x reads an incremental item's `label` (its `@defer`'s) and `path` to find the
@@ -96,7 +96,7 @@ import XCTest
         ) {
             try MockResponse.graphQLMultipart([
                 deferred[0], #"{"incremental": [{"data": {"bio": "Hi"}, "path": ["user"]}], "hasNext": false}"#,
-            ])
+            ]).validated()
         }
         #expect(
             throws: GraphQLFormatError.invalidAnswer(
@@ -107,7 +107,7 @@ import XCTest
                 deferred[0],
                 #"{"incremental": [{"label": "A", "data": {}, "path": []}, {"label": "B", "data": {}}], "#
                     + #""hasNext": false}"#,
-            ])
+            ]).validated()
         }
         #expect(
             throws: GraphQLFormatError.invalidAnswer(
@@ -115,13 +115,13 @@ import XCTest
         ) {
             try MockResponse.graphQLMultipart([
                 deferred[0], #"{"incremental": {"label": "A", "data": {}, "path": []}, "hasNext": false}"#,
-            ])
+            ]).validated()
         }
     }
 
     /// GraphQL over SSE, distinct connections mode: `next` events, then `complete` with an empty `data:`.
     @Test func serverSentEvents() throws {
-        let response = try MockResponse.graphQLEvents(
+        let response = MockResponse.graphQLEvents(
             [#"{"data": {"messageAdded": {"id": "1"}}}"#, #"{"data": null, "errors": [{"message": "gone"}]}"#],
             every: .milliseconds(10))
         #expect(response.headers["Content-Type"] == "text/event-stream")
@@ -130,7 +130,7 @@ import XCTest
                 == "event: next\ndata: {\"data\":{\"messageAdded\":{\"id\":\"1\"}}}\n\n"
                 + "event: next\ndata: {\"data\":null,\"errors\":[{\"message\":\"gone\"}]}\n\n"
                 + "event: complete\ndata:\n\n")
-        #expect(text(try MockResponse.graphQLEvents([])) == "event: complete\ndata:\n\n")
+        #expect(text(MockResponse.graphQLEvents([])) == "event: complete\ndata:\n\n")
     }
 }
 
@@ -141,7 +141,7 @@ final class GraphQLStreamDeliveryTests: XCTestCase {
         let mocks = MockRegistry()
         let address = "https://api.example.com/graphql"
         mocks.register(.url(address)) { _ in
-            try .graphQLMultipart(
+            .graphQLMultipart(
                 [
                     #"{"data": {"a": 1}, "hasNext": true}"#,
                     #"{"incremental": [{"label": "B", "data": {"b": 2}, "path": []}], "hasNext": true}"#,

@@ -180,7 +180,7 @@ final class ArchiveRecordTests: XCTestCase {
         let file = folder.appendingPathComponent("mixed.har")
         let mocks = MockRegistry()
         try mocks.useArchive(at: file, mode: .rewrite)
-        mocks.register("https://auth.example.com/token") { _ in try .json(#"{"token":"t"}"#) }
+        mocks.register("https://auth.example.com/token") { _ in .json(#"{"token":"t"}"#) }
 
         let token = try await send(mocks.session, "GET", "https://auth.example.com/token")
         XCTAssertEqual(token.status, 200)

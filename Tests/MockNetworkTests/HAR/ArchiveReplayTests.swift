@@ -195,7 +195,7 @@ final class ArchiveReplayTests: XCTestCase {
     func testHandlersRegisteredByTheTestWinOverTheArchive() async throws {
         let mocks = MockRegistry()
         try mocks.replay(try HTTPArchive(json: Data(userArchive.utf8)))
-        mocks.register("https://api.example.com/users/1") { _ in try .status(503) }
+        mocks.register("https://api.example.com/users/1") { _ in .status(503) }
         let user = try await send(mocks.session, "GET", "https://api.example.com/users/1")
         XCTAssertEqual(user.status, 503)
     }
@@ -481,11 +481,11 @@ final class ArchiveReplayTests: XCTestCase {
 
     func testExportThenReimportGivesTheSameAnswers() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/users/1") { _ in try .json(#"{"name":"Ada"}"#).header("ETag", "v1") }
+        mocks.register("https://api.example.com/users/1") { _ in .json(#"{"name":"Ada"}"#).header("ETag", "v1") }
         mocks.register(.url("https://api.example.com/users").method("POST")) { request in
-            try .json(#"{"id":2}"#, status: 201)
+            .json(#"{"id":2}"#, status: 201)
         }
-        mocks.register("https://api.example.com/avatar") { _ in try .data(Data([0, 255, 1, 254])) }
+        mocks.register("https://api.example.com/avatar") { _ in .data(Data([0, 255, 1, 254])) }
         mocks.register("https://api.example.com/offline") { _ in .failure(.notConnectedToInternet) }
         let posted = Data(#"{"name":"Grace"}"#.utf8)
         let first = [
@@ -531,7 +531,7 @@ final class ArchiveReplayTests: XCTestCase {
 
     func testExportRedactsByDefaultAndKeepsOnlyAnsweredRequests() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/me") { _ in try .text("me").header("Set-Cookie", "session=abc") }
+        mocks.register("https://api.example.com/me") { _ in .text("me").header("Set-Cookie", "session=abc") }
         _ = try await send(mocks.session, "GET", "https://api.example.com/me", headers: ["Authorization": "Bearer xyz"])
         let archive = mocks.exportedArchive()
         XCTAssertEqual(archive.entries.count, 1)

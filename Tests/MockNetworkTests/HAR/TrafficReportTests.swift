@@ -12,7 +12,7 @@ final class TrafficReportTests: XCTestCase {
     func testTheReportHoldsEachExchangeRedactedAndAnUnansweredOneAsStatusZero() async throws {
         let mocks = MockRegistry()
         XCTAssertNil(mocks.trafficReport(), "no request, no report")
-        mocks.register("https://api.example.com/user") { _ in try .json(#"{"name": "Ada"}"#) }
+        mocks.register("https://api.example.com/user") { _ in .json(#"{"name": "Ada"}"#) }
         let held = mocks.hold(.url("https://api.example.com/slow"))
         _ = try await send(
             mocks.session, "POST", "https://api.example.com/user", headers: ["Authorization": "Bearer secret"],
@@ -38,7 +38,7 @@ final class TrafficReportTests: XCTestCase {
             ["REDACTED"])
         XCTAssertFalse(String(decoding: report.json, as: UTF8.self).contains("secret"))
         XCTAssertEqual(archive.entries[2].error, "still unanswered when the test ended")
-        try held.release(with: .status(204))
+        held.release(with: .status(204))
         _ = try await slow.value
         _ = mocks.takeFailures()
     }
@@ -48,7 +48,7 @@ final class TrafficReportTests: XCTestCase {
         let mocks = MockRegistry()
         mocks.register(.url("https://api.example.com/n", query: .ignored)) { request in
             let small = request.url?.query == "small"
-            return try .text(String(repeating: "x", count: small ? 10 : 100_000))
+            return .text(String(repeating: "x", count: small ? 10 : 100_000))
         }
         for _ in 0..<150 { _ = try await send(mocks.session, "GET", "https://api.example.com/n?small") }
         let onlySmall = try XCTUnwrap(mocks.trafficReport())

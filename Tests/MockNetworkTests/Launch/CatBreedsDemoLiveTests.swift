@@ -26,7 +26,7 @@
             let seen = Shared<[String: String]>([:])
             mocks.register(.url(breedsURL)) { request in
                 seen.update { $0 = request.allHTTPHeaderFields ?? [:] }
-                return try .json(
+                return .json(
                     #"""
                     {"breeds": [{"name": "Sphynx", "popularity": 10, "known_for": "almost no hair",
                     "photo_url": "https://cats.example.com/photos/sphynx.jpg",
@@ -46,7 +46,7 @@
 
         func testARequestNoHandlerMatchesFailsTheAppAndIsTheTestsFailure() throws {
             let mocks = MockRegistry()
-            mocks.register("https://cats.example.com/breeds.xml") { _ in try .text("<breeds/>") }
+            mocks.register("https://cats.example.com/breeds.xml") { _ in .text("<breeds/>") }
             let run = try launch(servedBy: mocks)
 
             XCTAssertEqual(run.status, 0, run.errors)

@@ -24,7 +24,7 @@ final class LiveHandlerTests: XCTestCase {
         let seen = Shared<URLRequest?>(nil)
         mocks.register("https://api.example.com/dogs?sort=name", method: "POST") { request in
             seen.update { $0 = request }
-            return try .json(#"{"id": 7}"#, status: 201, headers: ["X-Answer": "yes"])
+            return .json(#"{"id": 7}"#, status: 201, headers: ["X-Answer": "yes"])
         }
         let server = try MockServer(serving: mocks)
         defer { server.stop() }
@@ -62,14 +62,14 @@ final class LiveHandlerTests: XCTestCase {
     func testAHandlerChangedMidTestAnswersTheNextRequest() async throws {
         let mocks = MockRegistry()
         let url = "https://api.example.com/flags"
-        mocks.register(.url(url)) { _ in try .text("beta off") }
+        mocks.register(.url(url)) { _ in .text("beta off") }
         let server = try MockServer(serving: mocks)
         defer { server.stop() }
         let app = try launchedApp(server)
         try await withWatchdog(20) {
             let (first, _) = try await app.session.data(from: URL(string: url)!)
             XCTAssertEqual(text(first), "beta off")
-            mocks.register(.url(url)) { _ in try .text("beta on") }
+            mocks.register(.url(url)) { _ in .text("beta on") }
             let (second, _) = try await app.session.data(from: URL(string: url)!)
             XCTAssertEqual(text(second), "beta on")
         }
@@ -89,7 +89,7 @@ final class LiveHandlerTests: XCTestCase {
             XCTAssertEqual(arrived.url.absoluteString, "https://api.example.com/feed")
             XCTAssertFalse(answered.current, "the app is still waiting: its spinner shows")
             answered.update { $0 = true }
-            gate.release(with: try .text("loaded"))
+            gate.release(with: .text("loaded"))
             let (data, response) = try await feed
             XCTAssertEqual(text(data), "loaded")
             XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)
@@ -98,7 +98,7 @@ final class LiveHandlerTests: XCTestCase {
 
     func testNextRequestAwaitsWhatTheAppSends() async throws {
         let mocks = MockRegistry()
-        mocks.register(.host("api.example.com", path: "/events"), answer: try .status(204))
+        mocks.register(.host("api.example.com", path: "/events"), answer: .status(204))
         let server = try MockServer(serving: mocks)
         defer { server.stop() }
         let app = try launchedApp(server)
@@ -121,7 +121,7 @@ final class LiveHandlerTests: XCTestCase {
         let calls = Shared(0)
         mocks.register("https://api.example.com/user") { _ in
             calls.update { $0 += 1 }
-            return try .text("Ada")
+            return .text("Ada")
         }
         let server = try MockServer(serving: mocks)
         defer { server.stop() }
@@ -150,7 +150,7 @@ final class LiveHandlerTests: XCTestCase {
 
     func testAnAppLaunchedForAnotherServerFailsItsRequestSayingSo() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/user") { _ in try .text("Ada") }
+        mocks.register("https://api.example.com/user") { _ in .text("Ada") }
         let server = try MockServer(serving: mocks)
         defer { server.stop() }
         var environment: [String: String] = [:]
@@ -199,7 +199,7 @@ final class LiveHandlerTests: XCTestCase {
 
     func testAnUnmatchedRequestFailsTheAppAndTheTestAsInAUnitTest() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/users") { _ in try .text("[]") }
+        mocks.register("https://api.example.com/users") { _ in .text("[]") }
         let server = try MockServer(serving: mocks)
         defer { server.stop() }
         let app = try launchedApp(server)
@@ -271,7 +271,7 @@ final class LiveHandlerTests: XCTestCase {
 
     func testAHeadRequestGetsTheLengthAndNoBody() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/file") { _ in try .text("twelve bytes") }
+        mocks.register("https://api.example.com/file") { _ in .text("twelve bytes") }
         let server = try MockServer(serving: mocks)
         defer { server.stop() }
         let app = try launchedApp(server)
@@ -288,9 +288,9 @@ final class LiveHandlerTests: XCTestCase {
     func testARedirectIsFollowedThroughTheTestsHandlers() async throws {
         let mocks = MockRegistry()
         mocks.register("https://api.example.com/old") { _ in
-            try .status(302, headers: ["Location": "https://api.example.com/new"])
+            .status(302, headers: ["Location": "https://api.example.com/new"])
         }
-        mocks.register("https://api.example.com/new") { _ in try .text("moved here") }
+        mocks.register("https://api.example.com/new") { _ in .text("moved here") }
         let server = try MockServer(serving: mocks)
         defer { server.stop() }
         let app = try launchedApp(server)
@@ -306,7 +306,7 @@ final class LiveHandlerTests: XCTestCase {
     func testAStreamedAnswerArrivesWhole() async throws {
         let mocks = MockRegistry()
         mocks.register("https://api.example.com/chat") { _ in
-            try .events([ServerSentEvent(data: "one"), ServerSentEvent(data: "two")], every: .milliseconds(20))
+            .events([ServerSentEvent(data: "one"), ServerSentEvent(data: "two")], every: .milliseconds(20))
         }
         let server = try MockServer(serving: mocks)
         defer { server.stop() }
@@ -320,7 +320,7 @@ final class LiveHandlerTests: XCTestCase {
 
     func testAPlainClientGetsTheServedOriginAndAnAppItsOwnURL() async throws {
         let mocks = MockRegistry()
-        mocks.register(.host("*", path: "/whoami")) { request in try .text(request.url?.absoluteString ?? "") }
+        mocks.register(.host("*", path: "/whoami")) { request in .text(request.url?.absoluteString ?? "") }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         defer { server.stop() }
         let app = try launchedApp(server)
@@ -367,8 +367,8 @@ final class LiveHandlerTests: XCTestCase {
     func testAScenarioAnswersFirstAndTheServerTheRest() async throws {
         let bundle = try temporaryBundle(self, files: ["Fixtures/standard/breeds.json": #"["Bengal"]"#])
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/user") { _ in try .text("live") }
-        mocks.register("https://api.example.com/breeds") { _ in try .text("not this one") }
+        mocks.register("https://api.example.com/user") { _ in .text("live") }
+        mocks.register("https://api.example.com/breeds") { _ in .text("not this one") }
         let server = try MockServer(serving: mocks)
         defer { server.stop() }
         var environment = ["MOCKNETWORK_SCENARIO": "standard"]

@@ -19,7 +19,7 @@ final class FeedUITests: XCTestCase {
 
         _ = try await feed.arrived()  // the app asked for the feed
         XCTAssertTrue(app.activityIndicators["loading"].exists)
-        feed.release(with: try .json(#"["Hello"]"#))
+        feed.release(with: .json(#"["Hello"]"#))
         let hello = app.staticTexts["Hello"]
         XCTAssertTrue(hello.waitForExistence(timeout: 5))
         XCTAssertEqual(mocks.failures, [])
@@ -31,7 +31,7 @@ final class FeedLiveUITests: XCTestCase {
     @MainActor
     func testARefreshGetsTheNewAnswerAndALikeIsAwaited() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/feed") { _ in try .json(#"["Hello"]"#) }
+        mocks.register("https://api.example.com/feed") { _ in .json(#"["Hello"]"#) }
         let server = try MockServer(serving: mocks)
         defer { server.stop() }
         let app = FeedApp()
@@ -41,14 +41,14 @@ final class FeedLiveUITests: XCTestCase {
 
         // The next refresh gets another answer:
         mocks.register("https://api.example.com/feed") { _ in
-            try .json(#"["Hello", "Again"]"#)
+            .json(#"["Hello", "Again"]"#)
         }
         app.buttons["Refresh"].tap()
         XCTAssertTrue(app.staticTexts["Again"].waitForExistence(timeout: 5))
 
         // What the app sends, awaited as in a unit test:
         let likes = "https://api.example.com/likes"
-        mocks.register(.url(likes), answer: try .status(204))
+        mocks.register(.url(likes), answer: .status(204))
         app.buttons["Like"].tap()
         let like = try await mocks.nextRequest(matching: .url(likes))
         XCTAssertEqual(like.bodyText, #"{"item":"Hello"}"#)

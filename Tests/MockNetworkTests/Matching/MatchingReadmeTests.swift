@@ -17,13 +17,13 @@ final class MatchingReadmeTests: MockNetworkTestCase {
     func testTheTemplateSnippetsAnswer() async throws {
         // README: Matching
         mocks.register("https://api.example.com/v1/users/{id}/posts/{postID}") { request, parameters in
-            try .json(#"{"user": "\#(parameters["id"]!)", "post": "\#(parameters["postID"]!)"}"#)
+            .json(#"{"user": "\#(parameters["id"]!)", "post": "\#(parameters["postID"]!)"}"#)
         }
         mocks.register(.host("cdn.example.com", path: "/files/{path*}")) { _, parameters in
-            try .text("file \(parameters["path"]!)")  // the rest of the path, slashes and all
+            .text("file \(parameters["path"]!)")  // the rest of the path, slashes and all
         }
         mocks.register(.url("https://api.example.com/search", query: .ignored).query(["q": "swift"])) { _ in
-            try .json("[]")  // ?q=swift&page=2 matches; ?q=rust does not
+            .json("[]")  // ?q=swift&page=2 matches; ?q=rust does not
         }
         // (end of snippet)
 
@@ -37,7 +37,7 @@ final class MatchingReadmeTests: MockNetworkTestCase {
     }
 
     func testTheChecksAfterTheFactPass() async throws {
-        register("https://api.example.com/orders", method: "POST") { _ in try .json("{}").status(201) }
+        register("https://api.example.com/orders", method: "POST") { _ in .json("{}").status(201) }
         var request = URLRequest(url: try url("https://api.example.com/orders"))
         request.httpMethod = "POST"
         request.httpBody = Data(#"{"quantity": 2}"#.utf8)
@@ -55,11 +55,11 @@ final class MatchingReadmeTests: MockNetworkTestCase {
     }
 
     func testTheStatusModifierChangesABuiltResponsesStatus() throws {
-        let response = try MockResponse.json(#"{"error": "down"}"#).status(503)
+        let response = MockResponse.json(#"{"error": "down"}"#).status(503)
 
         XCTAssertEqual(response.status, 503)
         XCTAssertEqual(response.headers["Content-Type"], "application/json")
-        XCTAssertThrowsError(try MockResponse.text("x").status(99)) { error in
+        XCTAssertThrowsError(try MockResponse.text("x").status(99).validated()) { error in
             XCTAssertEqual(error as? MockNetworkError, .invalidStatusCode(99))
         }
     }

@@ -24,8 +24,8 @@ final class MatchingTests: XCTestCase {
 
     func testMethodOnlyHandlerAnswersThatMethodAndNoOther() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(items), method: "POST") { _ in try .status(201) }
-        mocks.register(.url(items).method("delete")) { _ in try .status(204) }
+        mocks.register(.url(items), method: "POST") { _ in .status(201) }
+        mocks.register(.url(items).method("delete")) { _ in .status(204) }
 
         let posted = try await send(mocks.session, "POST", items)
         XCTAssertEqual(posted.status, 201)
@@ -39,8 +39,8 @@ final class MatchingTests: XCTestCase {
 
     func testSameURLWithDifferentMethodsKeepsBothHandlers() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(items), method: "GET") { _ in try .text("list") }
-        mocks.register(.url(items), method: "POST") { _ in try .text("created", status: 201) }
+        mocks.register(.url(items), method: "GET") { _ in .text("list") }
+        mocks.register(.url(items), method: "POST") { _ in .text("created", status: 201) }
 
         let list = try await send(mocks.session, "GET", items)
         let created = try await send(mocks.session, "POST", items)
@@ -52,7 +52,7 @@ final class MatchingTests: XCTestCase {
 
     func testAnyOrderQueryMatchesTheSameItemsInAnyOrderOnly() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url("https://api.example.com/search?a=1&b=2", query: .anyOrder)) { _ in try .text("found") }
+        mocks.register(.url("https://api.example.com/search?a=1&b=2", query: .anyOrder)) { _ in .text("found") }
 
         let swapped = try await send(mocks.session, "GET", "https://api.example.com/search?b=2&a=1")
         XCTAssertEqual(swapped.text, "found")
@@ -68,7 +68,7 @@ final class MatchingTests: XCTestCase {
     func testIgnoredQueryMatchesAnyQueryOrNone() async throws {
         let mocks = MockRegistry()
         mocks.register(.url("https://api.example.com/feed", query: .ignored)) { request in
-            try .text(request.url?.query ?? "(none)")
+            .text(request.url?.query ?? "(none)")
         }
 
         let none = try await send(mocks.session, "GET", "https://api.example.com/feed")
@@ -82,7 +82,7 @@ final class MatchingTests: XCTestCase {
 
     func testHostAndPathPatternsMatchWithWildcards() async throws {
         let mocks = MockRegistry()
-        mocks.register(.host("*.example.com", path: "/v1/users/*")) { request in try .text(request.url?.path ?? "") }
+        mocks.register(.host("*.example.com", path: "/v1/users/*")) { request in .text(request.url?.path ?? "") }
 
         for (address, path) in [
             ("https://api.example.com/v1/users/42", "/v1/users/42"),
@@ -108,7 +108,7 @@ final class MatchingTests: XCTestCase {
 
     func testHostPatternWithoutPathMatchesEveryPath() async throws {
         let mocks = MockRegistry()
-        mocks.register(.host("cdn.example.com")) { _ in try .data(Data([0xFF, 0xD8])) }
+        mocks.register(.host("cdn.example.com")) { _ in .data(Data([0xFF, 0xD8])) }
 
         let image = try await send(mocks.session, "GET", "https://cdn.example.com/images/a/b/c.jpg?w=100")
         XCTAssertEqual(image.body, Data([0xFF, 0xD8]))
@@ -123,7 +123,7 @@ final class MatchingTests: XCTestCase {
     func testHeaderNamesAreCaseInsensitiveAndValuesExact() async throws {
         let mocks = MockRegistry()
         mocks.register(.url("https://api.example.com/me").header("authorization", "Bearer t0k3n")) { _ in
-            try .json(#"{"id":1}"#)
+            .json(#"{"id":1}"#)
         }
 
         let reply = try await send(
@@ -144,7 +144,7 @@ final class MatchingTests: XCTestCase {
         let mocks = MockRegistry()
         let bytes = Data([0x00, 0x01, 0xFE, 0xFF])
         mocks.register(.url("https://api.example.com/blob").method("PUT").body(bytes)) { request in
-            try .status(204)
+            .status(204)
         }
 
         let reply = try await send(mocks.session, "PUT", "https://api.example.com/blob", body: bytes)
@@ -162,7 +162,7 @@ final class MatchingTests: XCTestCase {
                 .jsonBody(
                     #"{"user": "ada", "password": "secret", "scopes": ["read", "write"], "device": {"os": "linux", "v": 2}}"#
                 )
-        ) { _ in try .json(#"{"token":"t"}"#) }
+        ) { _ in .json(#"{"token":"t"}"#) }
 
         let reordered = Data(
             #"{"device":{"v":2,"os":"linux"},"scopes":["read","write"],"password":"secret","user":"ada"}"#.utf8)
@@ -192,8 +192,8 @@ final class MatchingTests: XCTestCase {
             .url("https://api.example.com/search", query: .ignored).when("page is 2") { request in
                 request.url?.query?.contains("page=2") ?? false
             }
-        ) { _ in try .text("second page") }
-        mocks.register(.url("https://api.example.com/search", query: .ignored)) { _ in try .text("any page") }
+        ) { _ in .text("second page") }
+        mocks.register(.url("https://api.example.com/search", query: .ignored)) { _ in .text("any page") }
 
         let second = try await send(mocks.session, "GET", "https://api.example.com/search?page=2")
         let first = try await send(mocks.session, "GET", "https://api.example.com/search?page=1")
@@ -209,7 +209,7 @@ final class MatchingTests: XCTestCase {
                 .header("Idempotency-Key", "k1")
                 .jsonBody(#"{"sku": "A1", "qty": 2}"#)
                 .when("has no cookie") { $0.value(forHTTPHeaderField: "Cookie") == nil }
-        ) { _ in try .json(#"{"order":7}"#, status: 201) }
+        ) { _ in .json(#"{"order":7}"#, status: 201) }
 
         let headers = ["Content-Type": "application/json", "Idempotency-Key": "k1"]
         let body = Data(#"{"qty":2,"sku":"A1"}"#.utf8)
@@ -246,8 +246,8 @@ final class MatchingTests: XCTestCase {
     func testExactURLWinsOverAnyOrderQueryWhicheverIsRegisteredLater() async throws {
         let mocks = MockRegistry()
         let address = "https://api.example.com/search?a=1&b=2"
-        mocks.register(.url(address)) { _ in try .text("exact") }
-        mocks.register(.url(address, query: .anyOrder)) { _ in try .text("any order") }
+        mocks.register(.url(address)) { _ in .text("exact") }
+        mocks.register(.url(address, query: .anyOrder)) { _ in .text("any order") }
 
         let exact = try await send(mocks.session, "GET", address)
         let swapped = try await send(mocks.session, "GET", "https://api.example.com/search?b=2&a=1")
@@ -256,8 +256,8 @@ final class MatchingTests: XCTestCase {
 
     func testAnyOrderQueryWinsOverIgnoredQuery() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url("https://api.example.com/search?a=1&b=2", query: .anyOrder)) { _ in try .text("any order") }
-        mocks.register(.url("https://api.example.com/search", query: .ignored)) { _ in try .text("ignored") }
+        mocks.register(.url("https://api.example.com/search?a=1&b=2", query: .anyOrder)) { _ in .text("any order") }
+        mocks.register(.url("https://api.example.com/search", query: .ignored)) { _ in .text("ignored") }
 
         let matching = try await send(mocks.session, "GET", "https://api.example.com/search?b=2&a=1")
         let other = try await send(mocks.session, "GET", "https://api.example.com/search?c=3")
@@ -266,8 +266,8 @@ final class MatchingTests: XCTestCase {
 
     func testIgnoredQueryWinsOverHostPattern() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url("https://api.example.com/search", query: .ignored)) { _ in try .text("ignored") }
-        mocks.register(.host("*.example.com", path: "/search")) { _ in try .text("pattern") }
+        mocks.register(.url("https://api.example.com/search", query: .ignored)) { _ in .text("ignored") }
+        mocks.register(.host("*.example.com", path: "/search")) { _ in .text("pattern") }
 
         let search = try await send(mocks.session, "GET", "https://api.example.com/search?q=x")
         let otherHost = try await send(mocks.session, "GET", "https://www.example.com/search?q=x")
@@ -276,8 +276,8 @@ final class MatchingTests: XCTestCase {
 
     func testPatternWithPathWinsOverHostOnlyPattern() async throws {
         let mocks = MockRegistry()
-        mocks.register(.host("api.example.com", path: "/v1/*")) { _ in try .text("path") }
-        mocks.register(.host("api.example.com")) { _ in try .text("host") }
+        mocks.register(.host("api.example.com", path: "/v1/*")) { _ in .text("path") }
+        mocks.register(.host("api.example.com")) { _ in .text("host") }
 
         let v1 = try await send(mocks.session, "GET", "https://api.example.com/v1/users")
         let v2 = try await send(mocks.session, "GET", "https://api.example.com/v2/users")
@@ -286,9 +286,9 @@ final class MatchingTests: XCTestCase {
 
     func testMoreRulesWinAmongTheSameKindOfURLWhicheverIsRegisteredLater() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(items).method("GET").header("Accept", "text/csv")) { _ in try .text("csv") }
-        mocks.register(.url(items).method("GET")) { _ in try .text("get") }
-        mocks.register(.url(items)) { _ in try .text("any method") }
+        mocks.register(.url(items).method("GET").header("Accept", "text/csv")) { _ in .text("csv") }
+        mocks.register(.url(items).method("GET")) { _ in .text("get") }
+        mocks.register(.url(items)) { _ in .text("any method") }
 
         let csv = try await send(mocks.session, "GET", items, headers: ["Accept": "text/csv"])
         let get = try await send(mocks.session, "GET", items)
@@ -298,9 +298,9 @@ final class MatchingTests: XCTestCase {
 
     func testExactURLWithoutRulesStillWinsOverALooserURLWithMoreRules() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(items)) { _ in try .text("exact") }
+        mocks.register(.url(items)) { _ in .text("exact") }
         mocks.register(.url(items, query: .ignored).method("GET").header("Accept", "application/json")) { _ in
-            try .text("ignored with rules")
+            .text("ignored with rules")
         }
 
         let reply = try await send(mocks.session, "GET", items, headers: ["Accept": "application/json"])
@@ -309,12 +309,12 @@ final class MatchingTests: XCTestCase {
 
     func testAmongEquallySpecificHandlersTheLatestRegisteredWins() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(items).header("Accept", "application/json")) { _ in try .text("first: header") }
-        mocks.register(.url(items).method("GET")) { _ in try .text("second: method") }
+        mocks.register(.url(items).header("Accept", "application/json")) { _ in .text("first: header") }
+        mocks.register(.url(items).method("GET")) { _ in .text("second: method") }
         let first = try await send(mocks.session, "GET", items, headers: ["Accept": "application/json"])
         XCTAssertEqual(first.text, "second: method")
 
-        mocks.register(.url(items).when("always") { _ in true }) { _ in try .text("third: predicate") }
+        mocks.register(.url(items).when("always") { _ in true }) { _ in .text("third: predicate") }
         let second = try await send(mocks.session, "GET", items, headers: ["Accept": "application/json"])
         XCTAssertEqual(second.text, "third: predicate")
         XCTAssertEqual(mocks.registered.count, 3)
@@ -343,7 +343,7 @@ final class MatchingTests: XCTestCase {
     func testUnmatchedMethodNamesTheHandlerAndTheMethod() async throws {
         let mocks = MockRegistry()
         let line = #line + 1
-        mocks.register(.url(items), method: "POST") { _ in try .status(201) }
+        mocks.register(.url(items), method: "POST") { _ in .status(201) }
         _ = await failureCode(mocks.session, "GET", items)
 
         XCTAssertEqual(
@@ -361,7 +361,7 @@ final class MatchingTests: XCTestCase {
         let mocks = MockRegistry()
         let me = "https://api.example.com/me"
         let line = #line + 1
-        mocks.register(.url(me).header("Authorization", "Bearer t")) { _ in try .status(200) }
+        mocks.register(.url(me).header("Authorization", "Bearer t")) { _ in .status(200) }
         _ = await failureCode(mocks.session, "GET", me)
         XCTAssertEqual(
             onlyFailure(mocks),
@@ -375,7 +375,7 @@ final class MatchingTests: XCTestCase {
 
         _ = mocks.failures  // reading does not clear; reset() does
         mocks.reset()
-        mocks.register(.url(me).header("Authorization", "Bearer t")) { _ in try .status(200) }
+        mocks.register(.url(me).header("Authorization", "Bearer t")) { _ in .status(200) }
         _ = await failureCode(mocks.session, "GET", me, headers: ["Authorization": "Bearer x"])
         XCTAssertTrue(
             onlyFailure(mocks).contains(
@@ -390,9 +390,9 @@ final class MatchingTests: XCTestCase {
         mocks.register(
             .url(login).method("POST").header("Content-Type", "application/json").jsonBody(#"{"user": "ada"}"#)
         ) { _ in
-            try .status(200)
+            .status(200)
         }
-        mocks.register("https://api.example.com/logout") { _ in try .status(200) }
+        mocks.register("https://api.example.com/logout") { _ in .status(200) }
         _ = await failureCode(mocks.session, "PUT", login, body: Data(#"{"user":"bob"}"#.utf8))
 
         XCTAssertEqual(
@@ -411,8 +411,8 @@ final class MatchingTests: XCTestCase {
     func testUnmatchedPicksTheHandlerWithFewestFailingRules() async throws {
         let mocks = MockRegistry()
         let target = "https://api.example.com/a"
-        mocks.register(.url(target).method("POST").header("X-Version", "2")) { _ in try .status(200) }
-        mocks.register(.url(target).method("DELETE")) { _ in try .status(204) }
+        mocks.register(.url(target).method("POST").header("X-Version", "2")) { _ in .status(200) }
+        mocks.register(.url(target).method("DELETE")) { _ in .status(204) }
         _ = await failureCode(mocks.session, "PUT", target)
 
         XCTAssertTrue(
@@ -421,7 +421,7 @@ final class MatchingTests: XCTestCase {
 
     func testUnmatchedPatternAndPredicateSayWhatFailed() async throws {
         let mocks = MockRegistry()
-        mocks.register(.host("*.example.com", path: "/v1/users/*")) { _ in try .status(200) }
+        mocks.register(.host("*.example.com", path: "/v1/users/*")) { _ in .status(200) }
         _ = await failureCode(mocks.session, "GET", "https://api.example.org/v1/users/1")
         XCTAssertTrue(
             onlyFailure(mocks).contains(
@@ -431,7 +431,7 @@ final class MatchingTests: XCTestCase {
 
         mocks.reset()
         mocks.register(.url(items).when("is admin") { $0.value(forHTTPHeaderField: "X-Role") == "admin" }) { _ in
-            try .status(200)
+            .status(200)
         }
         _ = await failureCode(mocks.session, "GET", items)
         XCTAssertTrue(

@@ -11,7 +11,7 @@ final class UnmatchedRequestTests: XCTestCase {
     /// client got and the failure the test would report.
     private func unmatched(_ requested: String, registered: [String]) async throws -> (URLError?, String) {
         let mocks = MockRegistry()
-        for text in registered { mocks.register(.url(text)) { _ in try .status(200) } }
+        for text in registered { mocks.register(.url(text)) { _ in .status(200) } }
         let error = await thrownError { try await mocks.session.data(from: try url(requested)) }
         let failures = mocks.failures
         XCTAssertEqual(failures.count, 1)
@@ -113,7 +113,7 @@ final class UnmatchedRequestTests: XCTestCase {
 
     func testTheProcessGoesOnAndLaterRequestsAreAnswered() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/ok") { _ in try .text("ok") }
+        mocks.register("https://api.example.com/ok") { _ in .text("ok") }
         _ = try? await mocks.session.data(from: try url("https://api.example.com/missing"))
         let (data, _) = try await mocks.session.data(from: try url("https://api.example.com/ok"))
         XCTAssertEqual(String(decoding: data, as: UTF8.self), "ok")
@@ -122,7 +122,7 @@ final class UnmatchedRequestTests: XCTestCase {
 
     func testOtherSchemesAreAnsweredOrFailedButNeverLoaded() async throws {
         let mocks = MockRegistry()
-        mocks.register("myapp://settings/profile") { _ in try .text("custom scheme") }
+        mocks.register("myapp://settings/profile") { _ in .text("custom scheme") }
         let (data, _) = try await mocks.session.data(from: try url("myapp://settings/profile"))
         XCTAssertEqual(String(decoding: data, as: UTF8.self), "custom scheme")
         let error = await thrownError { try await mocks.session.data(from: try url("ftp://files.example.com/a.txt")) }
@@ -131,7 +131,7 @@ final class UnmatchedRequestTests: XCTestCase {
 
     func testRegisteringSomethingThatIsNoURLIsAFailureNotACrash() {
         let mocks = MockRegistry()
-        mocks.register("dog.ceo/api") { _ in try .status(200) }
+        mocks.register("dog.ceo/api") { _ in .status(200) }
         XCTAssertEqual(mocks.registered, [])
         XCTAssertEqual(
             mocks.failures.first?.message,
@@ -142,8 +142,8 @@ final class UnmatchedRequestTests: XCTestCase {
 
     func testRegisteringTheSameURLTwiceKeepsTheLatest() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/v") { _ in try .text("first") }
-        mocks.register("https://api.example.com/v") { _ in try .text("second") }
+        mocks.register("https://api.example.com/v") { _ in .text("first") }
+        mocks.register("https://api.example.com/v") { _ in .text("second") }
         let (data, _) = try await mocks.session.data(from: try url("https://api.example.com/v"))
         XCTAssertEqual(String(decoding: data, as: UTF8.self), "second")
         XCTAssertEqual(mocks.registered, ["https://api.example.com/v"])

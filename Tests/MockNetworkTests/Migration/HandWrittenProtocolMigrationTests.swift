@@ -39,14 +39,14 @@ final class ProfileClientTests: MockNetworkTestCase {
             XCTAssertEqual(
                 request.value(forHTTPHeaderField: "Authorization"),
                 "Bearer t")
-            return try .json(#"{"name": "Ada"}"#)
+            return .json(#"{"name": "Ada"}"#)
         }
         let profile = try await ProfileClient(session: session).profile()
         XCTAssertEqual(profile.name, "Ada")
     }
 
     func testReportsAServerError() async throws {
-        register("https://api.example.com/v1/me") { _ in try .status(500) }
+        register("https://api.example.com/v1/me") { _ in .status(500) }
         do {
             _ = try await ProfileClient(session: session).profile()
             XCTFail("expected the client to throw")
@@ -62,7 +62,7 @@ extension ProfileClientTests {
     func testTheOtherStylesAnswers() async throws {
         // Guide: a table of answers by URL, after
         register("https://api.example.com/v1/me") { _ in
-            try .json(#"{"name": "Ada"}"#)
+            .json(#"{"name": "Ada"}"#)
         }
         register("https://api.example.com/v1/me/avatar") { _ in
             .failure(.notConnectedToInternet)
@@ -79,7 +79,7 @@ extension ProfileClientTests {
     func testOneStubForEveryRequestToAHost() async throws {
         // Guide: one stubbed answer for every request, after
         register(.host("api.example.com")) { _ in
-            try .json(#"{"name": "Ada"}"#)
+            .json(#"{"name": "Ada"}"#)
         }
         // (end of snippet)
 
@@ -96,7 +96,7 @@ struct ProfileClientSuite {
     @Test func loadsProfile() async throws {
         let mocks = MockRegistry.current
         mocks.register("https://api.example.com/v1/me") { _ in
-            try .json(#"{"name": "Ada"}"#)
+            .json(#"{"name": "Ada"}"#)
         }
         let client = ProfileClient(session: mocks.session)
         #expect(try await client.profile().name == "Ada")

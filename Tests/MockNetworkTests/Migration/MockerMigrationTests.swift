@@ -15,7 +15,7 @@ final class TransferClientTests: MockNetworkTestCase {
 
     func testCreatesTransfer() async throws {
         register(.url(transfers), method: "POST", expectedCalls: 1) { _ in
-            try .json(#"{"id": "t1", "name": "Holiday"}"#, status: 201)
+            .json(#"{"id": "t1", "name": "Holiday"}"#, status: 201)
         }
         let client = TransferClient(session: session)
         let transfer = try await client.create(name: "Holiday")
@@ -46,10 +46,10 @@ extension TransferClientTests {
         // Guide: a body per method, after
         let url = "https://api.example.com/v2/transfers/t1"
         register(.url(url), method: "GET") { _ in
-            try .json(#"{"id": "t1", "name": "Holiday"}"#)
+            .json(#"{"id": "t1", "name": "Holiday"}"#)
         }
         register(.url(url), method: "HEAD") { _ in
-            try .status(200, headers: ["ETag": "v1"])
+            .status(200, headers: ["ETag": "v1"])
         }
         // (end of snippet)
 

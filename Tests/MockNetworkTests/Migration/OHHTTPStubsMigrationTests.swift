@@ -16,7 +16,7 @@ final class WeatherClientTests: MockNetworkTestCase {
             .host("weather.example.com", path: "/v1/forecast")
                 .query(["city": "Paris"])
         ) { _ in
-            try MockResponse.json(#"{"city": "Paris", "celsius": 21}"#)
+            MockResponse.json(#"{"city": "Paris", "celsius": 21}"#)
                 .delayed(by: 0.2)
         }
         let client = WeatherClient(session: session)
@@ -48,8 +48,8 @@ extension WeatherClientTests {
         let route = mocks.register(
             forecast,
             sequence: [
-                try .status(503),
-                try .json(#"{"city": "Paris", "celsius": 21}"#)
+                .status(503),
+                .json(#"{"city": "Paris", "celsius": 21}"#)
                     .throttled(bytesPerSecond: 4_000),
             ])
         let client = WeatherClient(session: session)

@@ -38,10 +38,10 @@ import Testing
     }
 
     @Test func aPartByNameFilenameAndTypeMustBeThere() async throws {
-        mocks.register(.url(address).part("avatar"), answer: try .text("any avatar"))
+        mocks.register(.url(address).part("avatar"), answer: .text("any avatar"))
         mocks.register(
             .url(address).part("avatar", filename: "me.png", contentType: "IMAGE/PNG").part("caption"),
-            answer: try .text("my PNG"))
+            answer: .text("my PNG"))
 
         #expect(try await answer(upload()) == "my PNG")
         #expect(try await answer(upload(type: "image/png; q=1")) == "my PNG")
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func aMissingPartIsWhatTheReportSays() async throws {
-        mocks.register(.url(address).part("avatar", contentType: "image/jpeg"), answer: try .status(201))
+        mocks.register(.url(address).part("avatar", contentType: "image/jpeg"), answer: .status(201))
 
         _ = try? await mocks.session.data(for: upload())
         var plain = URLRequest(url: URL(string: address)!)
@@ -68,8 +68,8 @@ import Testing
     }
 
     @Test func aRecordedRequestReadsItsPartsAndItsOperation() async throws {
-        mocks.register(.url(address), answer: try .status(201))
-        mocks.register(.graphQL(), answer: try .status(200))
+        mocks.register(.url(address), answer: .status(201))
+        mocks.register(.graphQL(), answer: .status(200))
         _ = try await mocks.session.data(for: upload())
         _ = try await mocks.session.data(
             for: GraphQLRequests.post(#"{"query":"\#(GraphQLRequests.getUserDocument)","variables":{"id":7}}"#))

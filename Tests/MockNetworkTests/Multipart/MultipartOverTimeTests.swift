@@ -17,7 +17,7 @@ final class MultipartOverTimeTests: XCTestCase {
 
     func testEachPartComesInAPieceOfItsOwnInOrder() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(address)) { [parts] _ in try .multipart(parts, boundary: "B", every: .milliseconds(30)) }
+        mocks.register(.url(address)) { [parts] _ in .multipart(parts, boundary: "B", every: .milliseconds(30)) }
         let recorder = EventRecorder()
         let arrived = (1...3).map { expectation(description: "part \($0)") }
         recorder.whenData {
@@ -50,8 +50,8 @@ final class MultipartOverTimeTests: XCTestCase {
     /// `data(for:)` gets the whole body at the end, the same parts as the answer all at once.
     func testTheWholeBodyReadsAsTheSameParts() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(address)) { [parts] _ in try .multipart(parts, every: .milliseconds(5)) }
-        mocks.register(.url(address + "/whole")) { [parts] _ in try .multipart(parts) }
+        mocks.register(.url(address)) { [parts] _ in .multipart(parts, every: .milliseconds(5)) }
+        mocks.register(.url(address + "/whole")) { [parts] _ in .multipart(parts) }
 
         let (paced, pacedResponse) = try await mocks.session.data(from: try url(address))
         let (whole, _) = try await mocks.session.data(from: try url(address + "/whole"))
@@ -61,7 +61,7 @@ final class MultipartOverTimeTests: XCTestCase {
         XCTAssertEqual(type, #"multipart/mixed; boundary="mocknetwork-boundary""#)
         XCTAssertNil(response.value(forHTTPHeaderField: "Content-Length"))
         XCTAssertEqual(try MultipartPart.parts(in: paced, contentType: type).map(\.text), ["one", "two", "three"])
-        XCTAssertThrowsError(try MockResponse.multipart(parts, every: .milliseconds(-1))) { error in
+        XCTAssertThrowsError(try MockResponse.multipart(parts, every: .milliseconds(-1)).validated()) { error in
             XCTAssertTrue("\(error)".contains("is negative"), "\(error)")
         }
     }

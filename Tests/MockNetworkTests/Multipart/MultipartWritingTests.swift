@@ -23,12 +23,12 @@ import Testing
     }
 
     @Test func anAnswerAtOnce() throws {
-        let response = try MockResponse.multipart(parts, boundary: "simple boundary", status: 207)
+        let response = MockResponse.multipart(parts, boundary: "simple boundary", status: 207)
         #expect(response.status == 207)
         #expect(response.headers["Content-Type"] == #"multipart/mixed; boundary="simple boundary""#)
         #expect(response.body == (try MultipartPart.framed(parts, boundary: "simple boundary")).reduce(Data(), +))
         #expect(try MultipartPart.parts(in: response.body, contentType: response.headers["Content-Type"]!) == parts)
-        let own = try MockResponse.multipart(parts, headers: ["content-type": "multipart/related; boundary=x"])
+        let own = MockResponse.multipart(parts, headers: ["content-type": "multipart/related; boundary=x"])
         #expect(own.headers == ["content-type": "multipart/related; boundary=x"])
     }
 

@@ -13,7 +13,7 @@ final class CurlCommandTests: XCTestCase {
         file: StaticString = #filePath, line: UInt = #line
     ) async throws -> RecordedRequest {
         let mocks = MockRegistry()
-        mocks.register(.host("*")) { _ in try .status(204) }
+        mocks.register(.host("*")) { _ in .status(204) }
         _ = try await send(mocks.session, method, address, headers: headers, body: body, file: file, line: line)
         XCTAssertEqual(mocks.requests.count, 1, file: file, line: line)
         return try XCTUnwrap(mocks.requests.first, file: file, line: line)
@@ -75,7 +75,7 @@ final class CurlCommandTests: XCTestCase {
 
     func testUploadBodyIsIncluded() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/upload", method: "POST") { _ in try .status(201) }
+        mocks.register("https://api.example.com/upload", method: "POST") { _ in .status(201) }
         var request = URLRequest(url: try url("https://api.example.com/upload"))
         request.httpMethod = "POST"
         _ = try await mocks.session.upload(for: request, from: Data("file contents".utf8))

@@ -12,10 +12,10 @@ final class DefaultsTests: XCTestCase {
     func testADefaultAnswersWhatNoHandlerOfTheTestsMatches() async throws {
         let mocks = MockRegistry()
         mocks.registerDefaults { mocks in
-            mocks.register("https://api.example.com/flags") { _ in try .text("default flags") }
-            mocks.register(.host("api.example.com")) { _ in try .text("default host") }
+            mocks.register("https://api.example.com/flags") { _ in .text("default flags") }
+            mocks.register(.host("api.example.com")) { _ in .text("default host") }
         }
-        mocks.register("https://api.example.com/user") { _ in try .text("own user") }
+        mocks.register("https://api.example.com/user") { _ in .text("own user") }
 
         let flags = try await send(mocks.session, "GET", "https://api.example.com/flags")
         let user = try await send(mocks.session, "GET", "https://api.example.com/user")
@@ -29,9 +29,9 @@ final class DefaultsTests: XCTestCase {
         let mocks = MockRegistry()
         let defaultRoute = Shared<MockRoute?>(nil)
         mocks.registerDefaults { mocks in
-            defaultRoute.update { $0 = mocks.register("https://api.example.com/flags") { _ in try .text("default") } }
+            defaultRoute.update { $0 = mocks.register("https://api.example.com/flags") { _ in .text("default") } }
         }
-        let own = mocks.register(.host("api.example.com")) { _ in try .text("own") }
+        let own = mocks.register(.host("api.example.com")) { _ in .text("own") }
 
         let reply = try await send(mocks.session, "GET", "https://api.example.com/flags")
         XCTAssertEqual(reply.text, "own")
@@ -43,10 +43,10 @@ final class DefaultsTests: XCTestCase {
     func testARequestTheTestsHandlerTurnsDownFallsToTheDefault() async throws {
         let mocks = MockRegistry()
         mocks.registerDefaults { mocks in
-            mocks.register(.url("https://api.example.com/flags")) { _ in try .text("default") }
+            mocks.register(.url("https://api.example.com/flags")) { _ in .text("default") }
         }
         let useOwn = Shared(true)
-        mocks.register(.url("https://api.example.com/flags").when { _ in useOwn.current }) { _ in try .text("own") }
+        mocks.register(.url("https://api.example.com/flags").when { _ in useOwn.current }) { _ in .text("own") }
 
         let first = try await send(mocks.session, "GET", "https://api.example.com/flags")
         useOwn.update { $0 = false }
@@ -58,9 +58,9 @@ final class DefaultsTests: XCTestCase {
     /// test's handler for the very same match is not replaced by the default.
     func testOrderDoesNotMatterADefaultRegisteredLaterStillLoses() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/flags") { _ in try .text("own") }
+        mocks.register("https://api.example.com/flags") { _ in .text("own") }
         mocks.registerDefaults { mocks in
-            mocks.register("https://api.example.com/flags") { _ in try .text("default") }
+            mocks.register("https://api.example.com/flags") { _ in .text("default") }
         }
         let reply = try await send(mocks.session, "GET", "https://api.example.com/flags")
         XCTAssertEqual(reply.text, "own")
@@ -70,7 +70,7 @@ final class DefaultsTests: XCTestCase {
     func testAnArchiveOutranksTheDefaultsAndTheTestOutranksBoth() async throws {
         let mocks = MockRegistry()
         mocks.registerDefaults { mocks in
-            mocks.register(.host("api.example.com")) { _ in try .text("default") }
+            mocks.register(.host("api.example.com")) { _ in .text("default") }
         }
         func entry(_ path: String, _ text: String) -> HTTPArchive.Entry {
             HTTPArchive.Entry(
@@ -78,7 +78,7 @@ final class DefaultsTests: XCTestCase {
                 response: HTTPArchive.Response(status: 200, body: HTTPArchive.Body(Data(text.utf8))))
         }
         try mocks.replay(HTTPArchive(entries: [entry("/a", "archive a"), entry("/b", "archive b")]))
-        mocks.register("https://api.example.com/b") { _ in try .text("own b") }
+        mocks.register("https://api.example.com/b") { _ in .text("own b") }
 
         var texts: [String] = []
         for path in ["/a", "/b", "/c"] {
@@ -91,9 +91,9 @@ final class DefaultsTests: XCTestCase {
         let mocks = MockRegistry()
         mocks.requiresEveryHandlerCalled = true
         mocks.registerDefaults { mocks in
-            mocks.register("https://api.example.com/flags") { _ in try .text("default") }
+            mocks.register("https://api.example.com/flags") { _ in .text("default") }
         }
-        mocks.register("https://api.example.com/own") { _ in try .text("own") }
+        mocks.register("https://api.example.com/own") { _ in .text("own") }
 
         XCTAssertEqual(
             mocks.endOfTestFailures().map(\.message),
@@ -111,11 +111,11 @@ final class DefaultsTests: XCTestCase {
         mocks.registerDefaults { mocks in
             let done = DispatchSemaphore(value: 0)
             Thread {
-                mocks.register("https://api.example.com/x") { _ in try .text("from the other thread") }
+                mocks.register("https://api.example.com/x") { _ in .text("from the other thread") }
                 done.signal()
             }.start()
             done.wait()
-            mocks.register("https://api.example.com/x") { _ in try .text("default") }
+            mocks.register("https://api.example.com/x") { _ in .text("default") }
         }
         let reply = try await send(mocks.session, "GET", "https://api.example.com/x")
         XCTAssertEqual(reply.text, "from the other thread")
@@ -124,11 +124,11 @@ final class DefaultsTests: XCTestCase {
     func testTheFirstRegistrationNamedForFailuresIsTheTestsNotADefault() {
         let mocks = MockRegistry()
         mocks.registerDefaults { mocks in
-            mocks.register("https://api.example.com/flags") { _ in try .text("default") }
+            mocks.register("https://api.example.com/flags") { _ in .text("default") }
         }
         XCTAssertNil(mocks.firstRegistration)
         let line = #line + 1
-        mocks.register("https://api.example.com/own") { _ in try .text("own") }
+        mocks.register("https://api.example.com/own") { _ in .text("own") }
         XCTAssertEqual(mocks.firstRegistration?.line, line)
     }
 }

@@ -28,7 +28,7 @@ final class HoldAndNextRequestTests: XCTestCase {
         XCTAssertEqual(arrived.url.absoluteString, feed)
         XCTAssertFalse(answered.current, "nothing is answered before the release")
         XCTAssertEqual(gate.held.map(\.url.absoluteString), [feed])
-        gate.release(with: try .json(#"{"items":[]}"#))
+        gate.release(with: .json(#"{"items":[]}"#))
         let text = try await load.value
         XCTAssertEqual(text, #"{"items":[]}"#)
         XCTAssertEqual(gate.held, [])
@@ -37,7 +37,7 @@ final class HoldAndNextRequestTests: XCTestCase {
     func testAfterTheReleaseRequestsAreAnsweredAtOnce() async throws {
         let mocks = MockRegistry()
         let gate = mocks.hold(feed, method: "GET")
-        gate.release(with: try .text("open"))
+        gate.release(with: .text("open"))
 
         let (data, _) = try await mocks.session.data(from: try url(feed))
         let arrived = try await gate.arrived()
@@ -56,7 +56,7 @@ final class HoldAndNextRequestTests: XCTestCase {
         let two = try await gate.arrived()
 
         XCTAssertEqual([one, two].map(\.url.path), ["/items/1", "/items/2"])
-        gate.release(with: try .status(204))
+        gate.release(with: .status(204))
         let statuses = [try status(try await first.value.1), try status(try await second.value.1)]
         XCTAssertEqual(statuses, [204, 204])
     }
@@ -140,7 +140,7 @@ final class HoldAndNextRequestTests: XCTestCase {
         let waiter = Task { try await mocks.nextRequest(matching: .url(feed), timeout: 20) }
         try await waitUntilWaiting(mocks)
         mocks.reset()
-        mocks.register(.url(feed), answer: try .text("feed"))
+        mocks.register(.url(feed), answer: .text("feed"))
         _ = try await mocks.session.data(from: try url(feed))
         let seen = try await withWatchdog(10) { try await waiter.value }
         XCTAssertEqual(seen.url.absoluteString, feed)
@@ -202,7 +202,7 @@ final class HoldAndNextRequestTests: XCTestCase {
     func testNextRequestReturnsARequestMadeAfterTheCall() async throws {
         let mocks = MockRegistry()
         let analytics = "https://api.example.com/analytics"
-        mocks.register(.url(analytics), method: "POST") { _ in try .status(202) }
+        mocks.register(.url(analytics), method: "POST") { _ in .status(202) }
         let session = mocks.session
         let waiting = Task { try await mocks.nextRequest(matching: .url(analytics).method("POST"), timeout: 10) }
         // Fire and forget, as an app's analytics call does.
@@ -219,7 +219,7 @@ final class HoldAndNextRequestTests: XCTestCase {
 
     func testNextRequestReturnsEachMatchingRequestOnceInOrder() async throws {
         let mocks = MockRegistry()
-        mocks.register(.host("api.example.com", path: "/e/*")) { _ in try .status(204) }
+        mocks.register(.host("api.example.com", path: "/e/*")) { _ in .status(204) }
         for name in ["a", "b", "c"] {
             _ = try await mocks.session.data(from: try url("https://api.example.com/e/\(name)"))
         }
@@ -234,7 +234,7 @@ final class HoldAndNextRequestTests: XCTestCase {
 
     func testNextRequestNamesWhatWasRegisteredAndSeenWhenNoneComes() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/user") { _ in try .json("{}") }
+        mocks.register("https://api.example.com/user") { _ in .json("{}") }
         _ = try await mocks.session.data(from: try url("https://api.example.com/user"))
 
         let error = await thrownError {
@@ -266,14 +266,14 @@ final class DurationFormsTests: XCTestCase {
     func testEachTakesADuration() async throws {
         let mocks = MockRegistry()
         mocks.register("https://api.example.com/slow") { _ in
-            try MockResponse.text("late").delayed(by: .milliseconds(30))
+            MockResponse.text("late").delayed(by: .milliseconds(30))
         }
-        XCTAssertEqual(try MockResponse.text("x").delayed(by: .milliseconds(250)).delay, 0.25)
+        XCTAssertEqual(MockResponse.text("x").delayed(by: .milliseconds(250)).delay, 0.25)
         let gate = mocks.hold("https://api.example.com/held")
         let held = Task { try await mocks.session.data(from: try url("https://api.example.com/held")) }
         let arrived = try await gate.arrived(timeout: .seconds(5))
         XCTAssertEqual(arrived.url.absoluteString, "https://api.example.com/held")
-        try gate.release(with: .text("go"))
+        gate.release(with: .text("go"))
         _ = try await held.value
         let slow = Task { try await mocks.session.data(from: try url("https://api.example.com/slow")) }
         let seen = try await mocks.nextRequest(matching: .url("https://api.example.com/slow"), timeout: .seconds(5))

@@ -11,8 +11,8 @@ final class IsolationTests: XCTestCase {
         let first = MockRegistry()
         let second = MockRegistry()
         let target = try url("https://api.example.com/whoami")
-        first.register(.url(target)) { _ in try .text("first") }
-        second.register(.url(target)) { _ in try .text("second") }
+        first.register(.url(target)) { _ in .text("first") }
+        second.register(.url(target)) { _ in .text("second") }
 
         let answers = try await withThrowingTaskGroup(of: (Int, String).self) { group in
             for index in 0..<240 {
@@ -49,7 +49,7 @@ final class IsolationTests: XCTestCase {
 
     func testConfigurationRoutesSessionsItBuildsToTheRegistry() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/config") { _ in try .text("from configuration") }
+        mocks.register("https://api.example.com/config") { _ in .text("from configuration") }
         let configuration = mocks.configuration
         configuration.timeoutIntervalForRequest = 5
         let session = URLSession(configuration: configuration)
@@ -65,16 +65,16 @@ final class IsolationTests: XCTestCase {
         XCTAssertFalse(configuration.httpShouldSetCookies)
 
         mocks.register("https://api.example.com/login") { _ in
-            try .status(200, headers: ["Set-Cookie": "session=abc; Path=/"])
+            .status(200, headers: ["Set-Cookie": "session=abc; Path=/"])
         }
-        mocks.register("https://api.example.com/me") { _ in try .status(200) }
+        mocks.register("https://api.example.com/me") { _ in .status(200) }
         _ = try await mocks.session.data(from: try url("https://api.example.com/login"))
         _ = try await mocks.session.data(from: try url("https://api.example.com/me"))
         XCTAssertNil(mocks.requests.last?.header("Cookie"))
 
         // The same URL answered twice: the second answer is the handler's, not a cached copy.
         let counter = Counter()
-        mocks.register("https://api.example.com/count") { _ in try .text("\(counter.next())") }
+        mocks.register("https://api.example.com/count") { _ in .text("\(counter.next())") }
         let (a, _) = try await mocks.session.data(from: try url("https://api.example.com/count"))
         let (b, _) = try await mocks.session.data(from: try url("https://api.example.com/count"))
         XCTAssertEqual(String(decoding: a, as: UTF8.self), "1")
@@ -85,7 +85,7 @@ final class IsolationTests: XCTestCase {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [MockURLProtocol.self]
         let session = URLSession(configuration: configuration)
-        MockURLProtocol.registry.register("https://classic.example.com/hello") { _ in try .text("classic") }
+        MockURLProtocol.registry.register("https://classic.example.com/hello") { _ in .text("classic") }
         defer { MockURLProtocol.registry.reset() }
 
         let (data, _) = try await session.data(from: try url("https://classic.example.com/hello"))
@@ -102,7 +102,7 @@ final class IsolationTests: XCTestCase {
 
     func testSessionMadeFromAReleasedRegistrysConfigurationFailsClearly() async throws {
         var mocks: MockRegistry? = MockRegistry()
-        mocks?.register("https://api.example.com/x") { _ in try .status(200) }
+        mocks?.register("https://api.example.com/x") { _ in .status(200) }
         // The registry's own session keeps it alive; one made from its configuration does not.
         let session = URLSession(configuration: try XCTUnwrap(mocks?.configuration))
         defer { session.finishTasksAndInvalidate() }

@@ -11,7 +11,7 @@ final class RegistryTests: XCTestCase {
         let mocks = MockRegistry()
         mocks.register("https://api.example.com/user") { request in
             XCTAssertEqual(request.httpMethod, "GET")
-            return try .json(#"{"name":"Ada"}"#, headers: ["X-Trace": "7"])
+            return .json(#"{"name":"Ada"}"#, headers: ["X-Trace": "7"])
         }
         let (data, response) = try await mocks.session.data(
             from: try XCTUnwrap(URL(string: "https://api.example.com/user")))

@@ -28,17 +28,17 @@ final class ResponsesReadmeTests: XCTestCase {
 
         let mocks = MockRegistry()  // its own handlers, its own URLSession
         mocks.register("https://api.example.com/user") { request in
-            try .json(#"{"name": "Ada"}"#)  // Content-Type: application/json
+            .json(#"{"name": "Ada"}"#)  // Content-Type: application/json
         }
-        mocks.register("https://api.example.com/dog") { _ in try .json(Dog(name: "Rex"), encoder: encoder) }
+        mocks.register("https://api.example.com/dog") { _ in .json(Dog(name: "Rex"), encoder: encoder) }
         mocks.register("https://api.example.com/avatar") { _ in
-            try .data(png, headers: ["Content-Type": "image/png"])
+            .data(png, headers: ["Content-Type": "image/png"])
         }
-        mocks.register("https://api.example.com/motd") { _ in try .text("hello") }
-        mocks.register("https://api.example.com/gone") { _ in try .status(410) }
+        mocks.register("https://api.example.com/motd") { _ in .text("hello") }
+        mocks.register("https://api.example.com/gone") { _ in .status(410) }
         mocks.register("https://api.example.com/feed") { _ in .failure(.notConnectedToInternet) }
         mocks.register("https://api.example.com/odd") { _ in throw MyError.odd }  // the caller gets MyError.odd
-        mocks.register("https://api.example.com/flags", answer: try .json(#"{"beta": true}"#))  // no closure: fastest
+        mocks.register("https://api.example.com/flags", answer: .json(#"{"beta": true}"#))  // no closure: fastest
 
         let client = APIClient(session: mocks.session)  // or URLSession(configuration: mocks.configuration)
 

@@ -26,7 +26,7 @@ final class ScaleTests: XCTestCase {
 
     func testRegistryLogKeepsTheLatestRequests() async throws {
         let mocks = MockRegistry(requestLogLimit: 3)
-        mocks.register(.host("api.example.com", path: "/items/*")) { _ in try .status(204) }
+        mocks.register(.host("api.example.com", path: "/items/*")) { _ in .status(204) }
         for index in 0..<7 {
             _ = try await send(mocks.session, "GET", "https://api.example.com/items/\(index)")
         }
@@ -36,11 +36,11 @@ final class ScaleTests: XCTestCase {
     func testRemoveTakesOnlyThatURLsHandlersAmongThousands() async throws {
         let mocks = MockRegistry()
         for index in 0..<2_000 {
-            mocks.register("https://api.example.com/items/\(index)") { _ in try .text("\(index)") }
+            mocks.register("https://api.example.com/items/\(index)") { _ in .text("\(index)") }
         }
-        mocks.register(RequestMatch.url("https://api.example.com/items/7", query: .anyOrder)) { _ in try .text("loose")
+        mocks.register(RequestMatch.url("https://api.example.com/items/7", query: .anyOrder)) { _ in .text("loose")
         }
-        mocks.register("https://api.example.com/items/7", method: "POST") { _ in try .text("post") }
+        mocks.register("https://api.example.com/items/7", method: "POST") { _ in .text("post") }
         mocks.remove("https://api.example.com/items/7")
         XCTAssertEqual(mocks.registered.count, 1_999)
         XCTAssertFalse(mocks.registered.contains { $0.hasSuffix("/items/7") })
@@ -50,7 +50,7 @@ final class ScaleTests: XCTestCase {
         XCTAssertEqual((error as? URLError)?.code, .resourceUnavailable)
         _ = mocks.takeFailures()
         // Registered again after the removal, it answers.
-        mocks.register("https://api.example.com/items/7") { _ in try .text("back") }
+        mocks.register("https://api.example.com/items/7") { _ in .text("back") }
         let seven = try await send(mocks.session, "GET", "https://api.example.com/items/7")
         XCTAssertEqual(seven.text, "back")
     }
@@ -58,9 +58,9 @@ final class ScaleTests: XCTestCase {
     func testAPatternRegisteredAgainReplacesTheEarlierOneAmongThousands() async throws {
         let mocks = MockRegistry()
         for index in 0..<2_000 {
-            mocks.register(.host("host\(index).example.com", path: "/v1/*")) { _ in try .text("\(index)") }
+            mocks.register(.host("host\(index).example.com", path: "/v1/*")) { _ in .text("\(index)") }
         }
-        mocks.register(.host("host5.example.com", path: "/v1/*")) { _ in try .text("replaced") }
+        mocks.register(.host("host5.example.com", path: "/v1/*")) { _ in .text("replaced") }
         XCTAssertEqual(mocks.registered.count, 2_000)
         let five = try await send(mocks.session, "GET", "https://host5.example.com/v1/x")
         XCTAssertEqual(five.text, "replaced")
@@ -71,12 +71,12 @@ final class ScaleTests: XCTestCase {
     func testPatternsFiledByHostStillRankAsBefore() async throws {
         let mocks = MockRegistry()
         // Among equally specific patterns the latest wins: the wildcard first, so each host's own wins.
-        mocks.register(.host("*.example.com", path: "/v1/*")) { _ in try .text("wildcard") }
+        mocks.register(.host("*.example.com", path: "/v1/*")) { _ in .text("wildcard") }
         for index in 0..<500 {
-            mocks.register(.host("svc\(index).example.com", path: "/v1/*")) { _ in try .text("svc\(index)") }
+            mocks.register(.host("svc\(index).example.com", path: "/v1/*")) { _ in .text("svc\(index)") }
         }
-        mocks.register(.host("svc3.example.com", path: "/v1/*").method("POST")) { _ in try .text("svc3 POST") }
-        mocks.register("https://svc4.example.com/v1/exact") { _ in try .text("exact") }
+        mocks.register(.host("svc3.example.com", path: "/v1/*").method("POST")) { _ in .text("svc3 POST") }
+        mocks.register("https://svc4.example.com/v1/exact") { _ in .text("exact") }
         let checks: [(String, String, String)] = [
             ("GET", "https://svc3.example.com/v1/a", "svc3"),
             ("POST", "https://svc3.example.com/v1/a", "svc3 POST"),

@@ -37,9 +37,9 @@ final class URLFormTests: XCTestCase {
         for form in forms {
             let parsed = try url(form)
             let mocks = MockRegistry()
-            mocks.register(.url(form)) { _ in try .text("found") }
+            mocks.register(.url(form)) { _ in .text("found") }
             XCTAssertEqual(mocks.registered, [parsed.absoluteString], form)
-            mocks.register(.url(parsed)) { _ in try .text("again") }
+            mocks.register(.url(parsed)) { _ in .text("again") }
             XCTAssertEqual(mocks.registered.count, 1, "the same URL, as a String and as a URL, replaces: \(form)")
             XCTAssertEqual(mocks.callCount(for: form), 0, form)
             mocks.remove(form)
@@ -51,7 +51,7 @@ final class URLFormTests: XCTestCase {
         let mocks = MockRegistry()
         let plain = forms.filter { $0.hasPrefix("http") && !$0.contains("#") && !$0.contains(" ") }
         for (index, form) in plain.enumerated() {
-            mocks.register(.url(form)) { _ in try .text("\(index)") }
+            mocks.register(.url(form)) { _ in .text("\(index)") }
         }
         for (index, form) in plain.enumerated() {
             let (data, _) = try await mocks.session.data(from: try url(form))
@@ -63,7 +63,7 @@ final class URLFormTests: XCTestCase {
     func testNotAnAbsoluteURLIsStillRefused() {
         let mocks = MockRegistry()
         for text in ["api.example.com/items", "/items", "", "items?page=1"] {
-            mocks.register(.url(text)) { _ in try .status(200) }
+            mocks.register(.url(text)) { _ in .status(200) }
         }
         XCTAssertEqual(mocks.registered, [])
         XCTAssertEqual(mocks.failures.count, 4)

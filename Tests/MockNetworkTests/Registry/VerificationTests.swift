@@ -27,7 +27,7 @@ final class VerificationTests: XCTestCase {
 
     func testRequestsMatchingAndTheirReaders() async throws {
         let mocks = MockRegistry()
-        mocks.register(.host("api.example.com")) { _ in try .status(204) }
+        mocks.register(.host("api.example.com")) { _ in .status(204) }
         try await post(mocks, orders + "?source=app&tag=a+b", #"{"item":"tea","quantity":2}"#, type: "application/json")
         _ = try await mocks.session.data(from: try url(orders))
         try await post(
@@ -51,7 +51,7 @@ final class VerificationTests: XCTestCase {
 
     func testFormFieldsAreEmptyForABodyThatIsNoForm() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url("https://api.example.com/form").method("POST"), answer: try .status(204))
+        mocks.register(.url("https://api.example.com/form").method("POST"), answer: .status(204))
         _ = try await send(
             mocks.session, "POST", "https://api.example.com/form", headers: ["Content-Type": "application/json"],
             body: Data(#"{"user": "ada"}"#.utf8))
@@ -61,7 +61,7 @@ final class VerificationTests: XCTestCase {
 
     func testABodyThatDoesNotDecodeSaysWhatItHeld() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(orders), method: "POST") { _ in try .status(201) }
+        mocks.register(.url(orders), method: "POST") { _ in .status(201) }
         try await post(mocks, orders, #"{"item":"tea"}"#, type: "application/json")
 
         XCTAssertThrowsError(try mocks.requests.first?.json(Order.self)) { error in
@@ -74,7 +74,7 @@ final class VerificationTests: XCTestCase {
 
     func testACountThatIsMetSaysNothing() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(orders), method: "POST") { _ in try .status(201) }
+        mocks.register(.url(orders), method: "POST") { _ in .status(201) }
         try await post(mocks, orders, "{}", type: "application/json")
 
         XCTAssertNil(mocks.countFailure(.url(orders).method("POST"), .exactly(1)))
@@ -85,7 +85,7 @@ final class VerificationTests: XCTestCase {
 
     func testAnUnmetCountNamesWhatWasSeenAndTheNearest() async throws {
         let mocks = MockRegistry()
-        mocks.register(.host("api.example.com")) { _ in try .status(200) }
+        mocks.register(.host("api.example.com")) { _ in .status(200) }
         try await post(mocks, orders, "{}", type: "application/json")
         _ = try await mocks.session.data(from: try url(orders))
 
@@ -110,7 +110,7 @@ final class VerificationTests: XCTestCase {
     /// refuses it, instead of passing as "no such request came".
     func testChecksRefuseAMatchThatCanNeverMatch() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/users/1", answer: try .json(#"{"user": "ada"}"#))
+        mocks.register("https://api.example.com/users/1", answer: .json(#"{"user": "ada"}"#))
         _ = try await send(
             mocks.session, "POST", "https://api.example.com/users/1", body: Data(#"{"user":"ada"}"#.utf8))
         let cases: [(RequestMatch, String)] = [
@@ -150,8 +150,8 @@ final class VerificationTests: XCTestCase {
     func testEveryHandlerCalledIsRequiredOnlyWhenAskedFor() async throws {
         let mocks = MockRegistry()
         let line = #line + 1
-        mocks.register("https://api.example.com/unused") { _ in try .status(200) }
-        mocks.register(.url(orders)) { _ in try .status(200) }
+        mocks.register("https://api.example.com/unused") { _ in .status(200) }
+        mocks.register(.url(orders)) { _ in .status(200) }
         _ = try await mocks.session.data(from: try url(orders))
 
         XCTAssertEqual(mocks.endOfTestFailures(), [])
@@ -174,7 +174,7 @@ final class StrictTestCaseTests: MockNetworkTestCase {
     override var requiresEveryHandlerCalled: Bool { true }
 
     func testTheBaseClassPassesItsSwitchToTheRegistry() async throws {
-        register("https://api.example.com/used") { _ in try .status(200) }
+        register("https://api.example.com/used") { _ in .status(200) }
         _ = try await session.data(from: try url("https://api.example.com/used"))
 
         XCTAssertTrue(mocks.requiresEveryHandlerCalled)

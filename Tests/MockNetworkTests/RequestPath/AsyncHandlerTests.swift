@@ -22,7 +22,7 @@ final class AsyncHandlerTests: XCTestCase {
         mocks.register("https://api.example.com/self-cancelled") { _ async throws in
             // Something inside the handler cancels the task it runs in; the request is still open.
             withUnsafeCurrentTask { $0?.cancel() }
-            return try .text("still here")
+            return .text("still here")
         }
         var request = URLRequest(url: try url("https://api.example.com/self-cancelled"))
         request.timeoutInterval = 5
@@ -35,7 +35,7 @@ final class AsyncHandlerTests: XCTestCase {
         let mocks = MockRegistry()
         let store = UserStore()
         await store.rename("Grace")
-        mocks.register(.url(address)) { _ async throws in try .json(await store.user()) }
+        mocks.register(.url(address)) { _ async throws in .json(await store.user()) }
 
         let (data, response) = try await mocks.session.data(from: try url(address))
 
@@ -47,9 +47,9 @@ final class AsyncHandlerTests: XCTestCase {
     func testEveryFormTakesAnAsyncHandler() async throws {
         let mocks = MockRegistry()
         let store = UserStore()
-        mocks.register(.url(try url("https://api.example.com/a"))) { _ in try .text(await store.user()) }
+        mocks.register(.url(try url("https://api.example.com/a"))) { _ in .text(await store.user()) }
         mocks.register(.url("https://api.example.com/b").method("POST")) { request in
-            try .text(String(decoding: request.httpBody ?? Data(), as: UTF8.self) + (await store.user()))
+            .text(String(decoding: request.httpBody ?? Data(), as: UTF8.self) + (await store.user()))
         }
         var post = URLRequest(url: try url("https://api.example.com/b"))
         post.httpMethod = "POST"
@@ -76,10 +76,10 @@ final class AsyncHandlerTests: XCTestCase {
 
     func testAnAsyncHandlerMayMakeARequestOfItsOwn() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://auth.example.com/token") { _ in try .text("t0k3n") }
+        mocks.register("https://auth.example.com/token") { _ in .text("t0k3n") }
         mocks.register(.url(address)) { _ async throws in
             let (token, _) = try await mocks.session.data(from: URL(string: "https://auth.example.com/token")!)
-            return try .text("user for " + String(decoding: token, as: UTF8.self))
+            return .text("user for " + String(decoding: token, as: UTF8.self))
         }
 
         let (data, _) = try await withWatchdog(10) { [address] in try await mocks.session.data(from: try url(address)) }
@@ -101,7 +101,7 @@ final class AsyncHandlerTests: XCTestCase {
                 cancelled.fulfill()
                 throw CancellationError()
             }
-            return try .text("too late")
+            return .text("too late")
         }
         let address = self.address
         let request = Task { try await mocks.session.data(from: try url(address)) }
@@ -121,7 +121,7 @@ final class AsyncHandlerTests: XCTestCase {
         mocks.register(.url(address)) { _ async throws -> MockResponse in
             try? await Task.sleep(nanoseconds: 60_000_000_000)
             if Task.isCancelled { cancelled.fulfill() }
-            return try .text("too late")
+            return .text("too late")
         }
         var request = URLRequest(url: try url(address))
         request.timeoutInterval = 0.2
@@ -142,12 +142,12 @@ final class AsyncHandlerTests: XCTestCase {
         let inTask = Shared<[String: Bool]>([:])
         mocks.register("https://api.example.com/sync") { _ in
             withUnsafeCurrentTask { task in inTask.update { $0["sync"] = task != nil } }
-            return try .text("sync")
+            return .text("sync")
         }
         mocks.register("https://api.example.com/async") { _ in
             await Task.yield()
             withUnsafeCurrentTask { task in inTask.update { $0["async"] = task != nil } }
-            return try .text("async")
+            return .text("async")
         }
 
         _ = try await mocks.session.data(from: try url("https://api.example.com/sync"))

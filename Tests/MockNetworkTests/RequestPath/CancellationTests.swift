@@ -12,7 +12,7 @@ final class CancellationTests: XCTestCase {
     /// A registry whose `slow` URL (any query) answers after `delay`, and counts the requests it received.
     private func slowRegistry(delay: TimeInterval) -> MockRegistry {
         let mocks = MockRegistry()
-        mocks.register(.url(Self.slow, query: .ignored)) { _ in try MockResponse.text("body").delayed(by: delay) }
+        mocks.register(.url(Self.slow, query: .ignored)) { _ in MockResponse.text("body").delayed(by: delay) }
         return mocks
     }
 

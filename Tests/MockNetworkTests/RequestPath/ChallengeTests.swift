@@ -41,8 +41,8 @@ final class ChallengeTests: XCTestCase {
         mocks.register(.url(secret)) { request in
             let authorization = request.value(forHTTPHeaderField: "Authorization")
             seen.update { $0.append(authorization) }
-            if authorization == expected { return try .text("the report") }
-            return try .text("who are you?", status: 401, headers: ["WWW-Authenticate": #"Basic realm="reports""#])
+            if authorization == expected { return .text("the report") }
+            return .text("who are you?", status: 401, headers: ["WWW-Authenticate": #"Basic realm="reports""#])
         }
         return (mocks, secret, seen)
     }
@@ -110,7 +110,7 @@ final class ChallengeTests: XCTestCase {
     func testBearerChallengeIsAPlain401() async throws {
         let mocks = MockRegistry()
         mocks.register("https://api.example.com/me") { _ in
-            try .status(401, headers: ["WWW-Authenticate": #"Bearer realm="api", error="invalid_token""#])
+            .status(401, headers: ["WWW-Authenticate": #"Bearer realm="api", error="invalid_token""#])
         }
         let reply = try await withWatchdog(10) { try await send(mocks.session, "GET", "https://api.example.com/me") }
         XCTAssertEqual(reply.status, 401)
@@ -121,7 +121,7 @@ final class ChallengeTests: XCTestCase {
     func testRealmIsReadFromTheBasicChallengeAmongOthers() async throws {
         let mocks = MockRegistry()
         mocks.register("https://api.example.com/me") { _ in
-            try .status(
+            .status(
                 401, headers: ["WWW-Authenticate": #"Bearer realm="api", Basic charset="UTF-8", realm="reports""#])
         }
         let delegate = Answering(.performDefaultHandling)
@@ -139,7 +139,7 @@ final class ChallengeTests: XCTestCase {
     func testBasic401FromASequenceWithoutADelegateReachesTheClient() async throws {
         // Answered inside `startLoading` (no user code), so the challenge is settled there too.
         let mocks = MockRegistry()
-        let challenge = try MockResponse.text(
+        let challenge = MockResponse.text(
             "who are you?", status: 401, headers: ["WWW-Authenticate": #"Basic realm="reports""#])
         mocks.register(.url("https://api.example.com/secret"), sequence: [challenge])
         let reply = try await withWatchdog(10) {

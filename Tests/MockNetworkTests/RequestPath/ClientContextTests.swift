@@ -16,15 +16,15 @@ final class ClientContextTests: XCTestCase {
         defer { MockURLProtocol.clientCallCheck = nil }
 
         let mocks = MockRegistry()
-        mocks.register(.url("https://api.example.com/inline"), sequence: [try .text("inline")])
-        mocks.register("https://api.example.com/handler") { _ in try .text("handler") }
-        mocks.register("https://api.example.com/delayed") { _ in try MockResponse.text("delayed").delayed(by: 0.05) }
+        mocks.register(.url("https://api.example.com/inline"), sequence: [.text("inline")])
+        mocks.register("https://api.example.com/handler") { _ in .text("handler") }
+        mocks.register("https://api.example.com/delayed") { _ in MockResponse.text("delayed").delayed(by: 0.05) }
         mocks.register("https://api.example.com/slow") { _ in
             Thread.sleep(forTimeInterval: 0.5)
-            return try .text("too late")
+            return .text("too late")
         }
         mocks.register("https://api.example.com/redirect") { _ in
-            try .status(302, headers: ["Location": "/handler"])
+            .status(302, headers: ["Location": "/handler"])
         }
         let session = mocks.session
 
@@ -60,8 +60,8 @@ final class ClientContextTests: XCTestCase {
 
         let mocks = MockRegistry()
         mocks.handlerRunner = InlineRunner()
-        mocks.register("https://api.example.com/at-once") { _ in try .text("at once") }
-        mocks.register("https://api.example.com/redirect") { _ in try .status(302, headers: ["Location": "/at-once"]) }
+        mocks.register("https://api.example.com/at-once") { _ in .text("at once") }
+        mocks.register("https://api.example.com/redirect") { _ in .status(302, headers: ["Location": "/at-once"]) }
 
         let replies = try await withWatchdog(10) {
             [
@@ -109,9 +109,9 @@ final class ClientContextTests: XCTestCase {
             let mocks = MockRegistry()
             mocks.register("https://api.example.com/later") { _ in
                 Thread.sleep(forTimeInterval: 0.2)  // startLoading has returned by now
-                return try .text("later")
+                return .text("later")
             }
-            mocks.register(.url("https://api.example.com/inline"), sequence: [try .text("inline")])
+            mocks.register(.url("https://api.example.com/inline"), sequence: [.text("inline")])
 
             let replies = try await withWatchdog(20) {
                 [

@@ -43,7 +43,7 @@ final class DownloadTests: XCTestCase {
     /// A registry with a handler for `file`, which a download must still not reach.
     private func registry() -> MockRegistry {
         let mocks = MockRegistry()
-        mocks.register(.url(file)) { _ in try .data(Data("%PDF-1.7".utf8)) }
+        mocks.register(.url(file)) { _ in .data(Data("%PDF-1.7".utf8)) }
         return mocks
     }
 

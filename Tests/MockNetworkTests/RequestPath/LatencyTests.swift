@@ -12,7 +12,7 @@ final class LatencyTests: XCTestCase {
 
     func testDelayedResponseArrivesAfterItsDelay() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(slow)) { _ in try MockResponse.text("late").delayed(by: 0.3) }
+        mocks.register(.url(slow)) { _ in MockResponse.text("late").delayed(by: 0.3) }
 
         let start = Date()
         let reply = try await send(mocks.session, "GET", slow)
@@ -35,7 +35,7 @@ final class LatencyTests: XCTestCase {
 
     func testDelayLongerThanTheRequestTimeoutEndsWithTimedOutAtTheTimeout() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(slow)) { _ in try MockResponse.text("too late").delayed(by: 30) }
+        mocks.register(.url(slow)) { _ in MockResponse.text("too late").delayed(by: 30) }
         var request = URLRequest(url: try url(slow))
         request.timeoutInterval = 0.5
 
@@ -52,7 +52,7 @@ final class LatencyTests: XCTestCase {
 
     func testSessionTimeoutIntervalForRequestIsHonoured() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(slow)) { _ in try MockResponse.text("too late").delayed(by: 30) }
+        mocks.register(.url(slow)) { _ in MockResponse.text("too late").delayed(by: 30) }
         let configuration = mocks.configuration
         configuration.timeoutIntervalForRequest = 0.5
         let session = URLSession(configuration: configuration)
@@ -70,7 +70,7 @@ final class LatencyTests: XCTestCase {
 
     func testRequestTimeoutSetOnTheRequestWinsOverTheSessions() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(slow)) { _ in try MockResponse.text("in time").delayed(by: 0.6) }
+        mocks.register(.url(slow)) { _ in MockResponse.text("in time").delayed(by: 0.6) }
         let configuration = mocks.configuration
         configuration.timeoutIntervalForRequest = 0.2
         let session = URLSession(configuration: configuration)
@@ -84,7 +84,7 @@ final class LatencyTests: XCTestCase {
 
     func testSessionTimeoutIntervalForResourceCapsEveryDelay() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(slow)) { _ in try MockResponse.text("too late").delayed(by: 30) }
+        mocks.register(.url(slow)) { _ in MockResponse.text("too late").delayed(by: 30) }
         let configuration = mocks.configuration
         configuration.timeoutIntervalForResource = 0.4
         let session = URLSession(configuration: configuration)
@@ -100,7 +100,7 @@ final class LatencyTests: XCTestCase {
 
     func testDelayShorterThanTheTimeoutIsAnsweredNormally() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(slow)) { _ in try MockResponse.json("[]").delayed(by: 0.2) }
+        mocks.register(.url(slow)) { _ in MockResponse.json("[]").delayed(by: 0.2) }
         var request = URLRequest(url: try url(slow))
         request.timeoutInterval = 3
 
@@ -111,8 +111,8 @@ final class LatencyTests: XCTestCase {
 
     func testDelayDoesNotHoldUpAnUndelayedRequestOnTheSameSession() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(slow)) { _ in try MockResponse.text("slow").delayed(by: 1) }
-        mocks.register(.url(fast)) { _ in try .text("fast") }
+        mocks.register(.url(slow)) { _ in MockResponse.text("slow").delayed(by: 1) }
+        mocks.register(.url(fast)) { _ in .text("fast") }
         let finished = Shared<[String]>([])
 
         let start = Date()
@@ -137,7 +137,7 @@ final class LatencyTests: XCTestCase {
     func testManyDelayedRequestsWaitAtTheSameTime() async throws {
         let mocks = MockRegistry()
         mocks.register(.url("https://api.example.com/item", query: .ignored)) { request in
-            try MockResponse.text(request.url?.query ?? "").delayed(by: 0.5)
+            MockResponse.text(request.url?.query ?? "").delayed(by: 0.5)
         }
 
         let start = Date()
@@ -155,7 +155,7 @@ final class LatencyTests: XCTestCase {
 
     func testRequestStillWaitingWhenTheTestEndsIsReported() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(slow)) { _ in try MockResponse.text("never").delayed(by: 30) }
+        mocks.register(.url(slow)) { _ in MockResponse.text("never").delayed(by: 30) }
 
         let slow = self.slow
         let waiting = Task { try await send(mocks.session, "GET", slow) }

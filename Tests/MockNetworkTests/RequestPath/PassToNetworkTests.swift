@@ -16,7 +16,7 @@ final class PassToNetworkTests: XCTestCase {
         defer { server.stop() }
         let mocks = MockRegistry(unmatched: .passToNetwork)
         let live = try XCTUnwrap(server.url("/live?x=1")).absoluteString
-        mocks.register("https://api.example.com/stubbed") { _ in try .text("stubbed") }
+        mocks.register("https://api.example.com/stubbed") { _ in .text("stubbed") }
 
         let stubbed = try await send(mocks.session, "GET", "https://api.example.com/stubbed")
         XCTAssertEqual(String(decoding: stubbed.body, as: UTF8.self), "stubbed")

@@ -63,7 +63,7 @@ extension TimingSensitive {
             mocks.register(.url(address)) { _ in
                 started.arrive()
                 release.wait()
-                return try .text("late")
+                return .text("late")
             }
             try await stayBlocked(mocks, address, count: 100, release: release, started: started)
         }
@@ -75,7 +75,7 @@ extension TimingSensitive {
             mocks.register(.url(address)) { _ async throws in
                 started.arrive()
                 release.wait()
-                return try .text("late")
+                return .text("late")
             }
             try await stayBlocked(mocks, address, count: 300, release: release, started: started)
         }
@@ -113,10 +113,10 @@ extension TimingSensitive {
             let address = "https://api.example.com/upload"
             for index in 0..<4 {
                 mocks.register(.url(address).method("POST").jsonBody(#"{"route": \#(index)}"#)) { _ in
-                    try .text("route \(index)")
+                    .text("route \(index)")
                 }
             }
-            mocks.register(.url(address).method("POST")) { request in try .text("catch-all") }
+            mocks.register(.url(address).method("POST")) { request in .text("catch-all") }
             let body = await Task.detached { Self.fiftyMegabytesOfJSON() }.value
             var request = URLRequest(url: try #require(URL(string: address)))
             request.httpMethod = "POST"
@@ -134,7 +134,7 @@ extension TimingSensitive {
             let mocks = MockRegistry()
             let address = "https://api.example.com/events"
             let events = (0..<1_000).map { ServerSentEvent(data: "event \($0)") }
-            mocks.register(.url(address)) { _ in try .events(events, every: .milliseconds(1)) }
+            mocks.register(.url(address)) { _ in .events(events, every: .milliseconds(1)) }
             hostileReady.arrive()
             let (data, _) = try await mocks.session.data(from: try #require(URL(string: address)))
             let text = String(decoding: data, as: UTF8.self)
@@ -147,7 +147,7 @@ extension TimingSensitive {
             defer { ordinaryDone.arrive() }
             let mocks = MockRegistry()
             let address = "https://api.example.com/\(role.rawValue)"
-            mocks.register(.url(address)) { _ in try .json(["role": role.rawValue]) }
+            mocks.register(.url(address)) { _ in .json(["role": role.rawValue]) }
             let session = mocks.session
             let url = try #require(URL(string: address))
             await hostileReady.wait()

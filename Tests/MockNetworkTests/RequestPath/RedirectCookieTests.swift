@@ -42,11 +42,11 @@ final class RedirectCookieTests: XCTestCase {
         let seen = Shared<[String]>([])
         mocks.register("https://api.example.com/login") { request in
             seen.update { $0.append("login: " + (request.value(forHTTPHeaderField: "Cookie") ?? "none")) }
-            return try .text("", status: 302, headers: ["Location": "/home", "Set-Cookie": "sid=new; Path=/"])
+            return .text("", status: 302, headers: ["Location": "/home", "Set-Cookie": "sid=new; Path=/"])
         }
         mocks.register("https://api.example.com/home") { request in
             seen.update { $0.append("home: " + (request.value(forHTTPHeaderField: "Cookie") ?? "none")) }
-            return try .text("home")
+            return .text("home")
         }
         let mocked = try Self.session(from: mocks.configuration, storing: try url("https://api.example.com/login"))
         let (data, _) = try await mocked.data(from: try url("https://api.example.com/login"))
@@ -74,11 +74,11 @@ final class RedirectCookieTests: XCTestCase {
         let seen = Shared<[String]>([])
         mocks.register("https://api.example.com/login") { request in
             seen.update { $0.append(request.value(forHTTPHeaderField: "Cookie") ?? "none") }
-            return try .text("", status: 302, headers: ["Location": "/home", "Set-Cookie": "sid=new; Path=/"])
+            return .text("", status: 302, headers: ["Location": "/home", "Set-Cookie": "sid=new; Path=/"])
         }
         mocks.register("https://api.example.com/home") { request in
             seen.update { $0.append(request.value(forHTTPHeaderField: "Cookie") ?? "none") }
-            return try .text("home")
+            return .text("home")
         }
         request.url = try url("https://api.example.com/login")
         _ = try await Self.session(from: mocks.configuration, storing: try url("https://api.example.com/login"))

@@ -22,7 +22,7 @@ final class RedirectTests: XCTestCase {
         let mocks = MockRegistry()
         let seen = Shared<[Seen]>([])
         let new = self.new
-        mocks.register(.url(old)) { _ in try .redirect(to: new, status: status) }
+        mocks.register(.url(old)) { _ in .redirect(to: new, status: status) }
         mocks.register(.url(new)) { request in
             seen.update {
                 $0.append(
@@ -30,7 +30,7 @@ final class RedirectTests: XCTestCase {
                         method: request.httpMethod, body: request.httpBody.map { String(decoding: $0, as: UTF8.self) },
                         contentType: request.value(forHTTPHeaderField: "Content-Type")))
             }
-            return try .text("arrived")
+            return .text("arrived")
         }
         return (mocks, seen)
     }
@@ -86,8 +86,8 @@ final class RedirectTests: XCTestCase {
 
     func testRelativeLocationIsResolvedAgainstTheRedirectingURL() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/v1/items") { _ in try .redirect(to: "/v2/items?page=1", status: 308) }
-        mocks.register("https://api.example.com/v2/items?page=1") { _ in try .json("[]") }
+        mocks.register("https://api.example.com/v1/items") { _ in .redirect(to: "/v2/items?page=1", status: 308) }
+        mocks.register("https://api.example.com/v2/items?page=1") { _ in .json("[]") }
 
         let reply = try await send(mocks.session, "GET", "https://api.example.com/v1/items")
         XCTAssertEqual(reply.text, "[]")
@@ -122,9 +122,9 @@ final class RedirectTests: XCTestCase {
 
     func testChainOfRedirectsRewritesEachHopByItsOwnStatus() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/a") { _ in try .redirect(to: "https://api.example.com/b", status: 307) }
-        mocks.register("https://api.example.com/b") { _ in try .redirect(to: "https://cdn.example.com/c", status: 303) }
-        mocks.register("https://cdn.example.com/c") { _ in try .text("c") }
+        mocks.register("https://api.example.com/a") { _ in .redirect(to: "https://api.example.com/b", status: 307) }
+        mocks.register("https://api.example.com/b") { _ in .redirect(to: "https://cdn.example.com/c", status: 303) }
+        mocks.register("https://cdn.example.com/c") { _ in .text("c") }
 
         let reply = try await send(mocks.session, "POST", "https://api.example.com/a", body: Data("x".utf8))
         XCTAssertEqual(reply.text, "c")
@@ -135,8 +135,8 @@ final class RedirectTests: XCTestCase {
 
     func testRedirectLoopEndsWithTooManyRedirects() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/ping") { _ in try .redirect(to: "https://api.example.com/pong") }
-        mocks.register("https://api.example.com/pong") { _ in try .redirect(to: "https://api.example.com/ping") }
+        mocks.register("https://api.example.com/ping") { _ in .redirect(to: "https://api.example.com/pong") }
+        mocks.register("https://api.example.com/pong") { _ in .redirect(to: "https://api.example.com/ping") }
 
         let error = await thrownError { try await send(mocks.session, "GET", "https://api.example.com/ping") }
         let urlError = try XCTUnwrap(error as? URLError)
@@ -151,7 +151,7 @@ final class RedirectTests: XCTestCase {
 
     func testRedirectToAnUnregisteredURLFailsAsUnmatched() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(old)) { _ in try .redirect(to: "https://api.example.com/gone", status: 301) }
+        mocks.register(.url(old)) { _ in .redirect(to: "https://api.example.com/gone", status: 301) }
 
         let error = await thrownError { try await send(mocks.session, "GET", self.old) }
         XCTAssertEqual((error as? URLError)?.code, .resourceUnavailable)
@@ -165,8 +165,8 @@ final class RedirectTests: XCTestCase {
     func testFollowingRedirectsFalseReturnsThe3xxAsItIs() async throws {
         let mocks = MockRegistry()
         let new = self.new
-        mocks.register(.url(old)) { _ in try MockResponse.redirect(to: new, status: 302).followingRedirects(false) }
-        mocks.register(.url(new)) { _ in try .text("should not be reached") }
+        mocks.register(.url(old)) { _ in MockResponse.redirect(to: new, status: 302).followingRedirects(false) }
+        mocks.register(.url(new)) { _ in .text("should not be reached") }
 
         let reply = try await send(mocks.session, "GET", old)
         XCTAssertEqual(reply.status, 302)
@@ -177,7 +177,7 @@ final class RedirectTests: XCTestCase {
     }
 
     func testRedirectWithAnInvalidStatusIsRefused() {
-        XCTAssertThrowsError(try MockResponse.redirect(to: new, status: 200)) { error in
+        XCTAssertThrowsError(try MockResponse.redirect(to: new, status: 200).validated()) { error in
             XCTAssertEqual(MockNetworkError(error), .invalidRedirectStatus(200))
             XCTAssertEqual("\(error)", "MockNetwork: 200 is not a redirect status. Use 301, 302, 303, 307 or 308.")
         }

@@ -18,8 +18,8 @@ final class RedirectTrailTests: XCTestCase {
 
     private func pingPong() -> MockRegistry {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/ping") { _ in try .redirect(to: "https://api.example.com/pong") }
-        mocks.register("https://api.example.com/pong") { _ in try .redirect(to: "https://api.example.com/ping") }
+        mocks.register("https://api.example.com/ping") { _ in .redirect(to: "https://api.example.com/pong") }
+        mocks.register("https://api.example.com/pong") { _ in .redirect(to: "https://api.example.com/ping") }
         return mocks
     }
 

@@ -15,7 +15,7 @@ final class ReliabilityTests: XCTestCase {
                 // The body names the registry and repeats the request's id, so a crossed or lost
                 // answer cannot pass the check below.
                 let id = request.url?.query ?? "?"
-                return try .text("registry \(index) answers \(id) " + String(repeating: "x", count: index * 37))
+                return .text("registry \(index) answers \(id) " + String(repeating: "x", count: index * 37))
             }
         }
         let tasks = 16
@@ -55,7 +55,7 @@ final class ReliabilityTests: XCTestCase {
         var big = Data(count: 50 * 1024 * 1024)
         for index in stride(from: 0, to: big.count, by: 4096) { big[index] = UInt8(truncatingIfNeeded: index / 4096) }
         let body = big
-        mocks.register("https://api.example.com/big") { _ in try .data(body) }
+        mocks.register("https://api.example.com/big") { _ in .data(body) }
         let (data, _) = try await mocks.session.data(from: try url("https://api.example.com/big"))
         XCTAssertEqual(data.count, 50 * 1024 * 1024)
         XCTAssertTrue(data == body, "the 50 MB body changed on the way")
@@ -66,7 +66,7 @@ final class ReliabilityTests: XCTestCase {
         let size = Shared(0)
         mocks.register("https://api.example.com/upload") { request in
             size.update { $0 = request.httpBody?.count ?? -1 }
-            return try .status(204)
+            return .status(204)
         }
         var request = URLRequest(url: try url("https://api.example.com/upload"))
         request.httpMethod = "PUT"
@@ -89,7 +89,7 @@ final class ReliabilityTests: XCTestCase {
 
     func testURLWithoutHostFailsClearly() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/a") { _ in try .status(200) }
+        mocks.register("https://api.example.com/a") { _ in .status(200) }
         let error = await thrownError { try await mocks.session.data(from: try url("https:///no-host")) }
         XCTAssertNotNil(error as? URLError, "\(String(describing: error))")
     }
@@ -105,14 +105,14 @@ final class ReliabilityTests: XCTestCase {
         }
         XCTAssertEqual(mocks.failures.count, 2)
         // Registered, they are answered like any other URL.
-        mocks.register(.url(file)) { _ in try .text("mocked file") }
+        mocks.register(.url(file)) { _ in .text("mocked file") }
         let (data, _) = try await mocks.session.data(from: file)
         XCTAssertEqual(String(decoding: data, as: UTF8.self), "mocked file")
     }
 
     func testBodyStreamThatFailsMidReadFailsTheRequest() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/upload") { _ in try .status(200) }
+        mocks.register("https://api.example.com/upload") { _ in .status(200) }
         var request = URLRequest(url: try url("https://api.example.com/upload"))
         request.httpMethod = "POST"
         request.httpBodyStream = FailingStream(goodBytes: 10)
@@ -126,7 +126,7 @@ final class ReliabilityTests: XCTestCase {
     func testRemovingHandlersWhileRequestsAreInFlight() async throws {
         let mocks = MockRegistry()
         mocks.register("https://api.example.com/slow") { _ in
-            try MockResponse.text("chosen before removal").delayed(by: 0.3)
+            MockResponse.text("chosen before removal").delayed(by: 0.3)
         }
         let pending = (0..<20).map { _ in
             Task { try await mocks.session.data(from: try url("https://api.example.com/slow")) }
@@ -146,7 +146,7 @@ final class ReliabilityTests: XCTestCase {
         do {
             let mocks = MockRegistry()
             released = mocks
-            mocks.register("https://api.example.com/a") { _ in try .text("a") }
+            mocks.register("https://api.example.com/a") { _ in .text("a") }
             _ = try await mocks.session.data(from: try url("https://api.example.com/a"))
         }
         for _ in 0..<100 where released != nil { try await Task.sleep(nanoseconds: 10_000_000) }

@@ -23,7 +23,7 @@ final class RequestBodyTests: XCTestCase {
         let target = try url("https://api.example.com/dogs")
         mocks.register(.url(target)) { request in
             XCTAssertEqual(request.httpMethod, "POST", file: file, line: line)
-            return try .data(request.httpBody ?? Data("<no body>".utf8))
+            return .data(request.httpBody ?? Data("<no body>".utf8))
         }
         var request = URLRequest(url: target)
         request.httpMethod = "POST"
@@ -103,8 +103,8 @@ final class RequestBodyTests: XCTestCase {
 
     func testRequestsAreRecordedInOrderWithMethodURLHeadersAndBody() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/a") { _ in try .status(200) }
-        mocks.register("https://api.example.com/b") { _ in try .status(201) }
+        mocks.register("https://api.example.com/a") { _ in .status(200) }
+        mocks.register("https://api.example.com/b") { _ in .status(201) }
         var put = URLRequest(url: try url("https://api.example.com/b"))
         put.httpMethod = "PUT"
         put.httpBody = Data("v=2".utf8)

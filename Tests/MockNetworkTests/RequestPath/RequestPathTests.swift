@@ -15,12 +15,12 @@ final class RequestPathTests: XCTestCase {
 
     func testHandlerWaitsForANestedRequestOnAnotherRegistry() async throws {
         let service = MockRegistry()
-        service.register(.url(Self.backend)) { _ in try .text("ada") }
+        service.register(.url(Self.backend)) { _ in .text("ada") }
         let serviceSession = service.session
         let mocks = MockRegistry()
         let backendURL = try url(Self.backend)
         mocks.register(.url(Self.gateway)) { _ in
-            try .text("profile of \(textWaitingOnThisThread(serviceSession, backendURL))")
+            .text("profile of \(textWaitingOnThisThread(serviceSession, backendURL))")
         }
         let start = Date()
         let reply = try await withWatchdog(10) { try await send(mocks.session, "GET", Self.gateway) }
@@ -34,7 +34,7 @@ final class RequestPathTests: XCTestCase {
 
     func testHandlerThatFiresARequestAndReturnsDoesNotCrash() async throws {
         let analytics = MockRegistry()
-        analytics.register("https://analytics.example.com/ping") { _ in try .status(204) }
+        analytics.register("https://analytics.example.com/ping") { _ in .status(204) }
         let analyticsSession = analytics.session
         let mocks = MockRegistry()
         let ping = try url("https://analytics.example.com/ping")
@@ -44,7 +44,7 @@ final class RequestPathTests: XCTestCase {
             // Making a task on the shared session (never resumed, so nothing is sent) traps on
             // Linux when done on Foundation's queue.
             _ = URLSession.shared.dataTask(with: loopback)
-            return try .text("ok")
+            return .text("ok")
         }
         let reply = try await withWatchdog(10) { try await send(mocks.session, "GET", Self.gateway) }
         XCTAssertEqual(reply.text, "ok")
@@ -58,10 +58,10 @@ final class RequestPathTests: XCTestCase {
         let slow = MockRegistry()
         slow.register("https://slow.example.com/report") { _ in
             Thread.sleep(forTimeInterval: 1.5)
-            return try .text("late")
+            return .text("late")
         }
         let fast = MockRegistry()
-        fast.register("https://fast.example.com/ping") { _ in try .text("pong") }
+        fast.register("https://fast.example.com/ping") { _ in .text("pong") }
 
         let slowCall = Task { try await send(slow.session, "GET", "https://slow.example.com/report") }
         for _ in 0..<500 where slow.requests.isEmpty { try await Task.sleep(nanoseconds: 2_000_000) }
@@ -79,7 +79,7 @@ final class RequestPathTests: XCTestCase {
         let mocks = MockRegistry()
         mocks.register("https://slow.example.com/report") { _ in
             Thread.sleep(forTimeInterval: 2)
-            return try .text("too late")
+            return .text("too late")
         }
         var slowRequest = URLRequest(url: try url("https://slow.example.com/report"))
         slowRequest.timeoutInterval = 0.3
@@ -97,7 +97,7 @@ final class RequestPathTests: XCTestCase {
 
     func testSuspendThenResumeDuringADelayCompletes() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/slow") { _ in try MockResponse.text("body").delayed(by: 0.3) }
+        mocks.register("https://api.example.com/slow") { _ in MockResponse.text("body").delayed(by: 0.3) }
         let done = expectation(description: "completion")
         let outcome = Shared<(Data?, (any Error)?)>((nil, nil))
         let task = mocks.session.dataTask(with: try url("https://api.example.com/slow")) { data, _, error in
@@ -119,7 +119,7 @@ final class RequestPathTests: XCTestCase {
 
     func testReleasedRegistryFailsItsWaitingRequestAtOnce() async throws {
         var mocks: MockRegistry? = MockRegistry()
-        mocks?.register("https://api.example.com/slow") { _ in try MockResponse.text("body").delayed(by: 5) }
+        mocks?.register("https://api.example.com/slow") { _ in MockResponse.text("body").delayed(by: 5) }
         // A session of the caller's own, made from the registry's configuration: it does not keep the registry.
         let session = try XCTUnwrap(mocks.map { URLSession(configuration: $0.configuration) })
         defer { session.finishTasksAndInvalidate() }
@@ -140,7 +140,7 @@ final class RequestPathTests: XCTestCase {
         let server = try LoopbackServer(routes: ["GET /new": .init(status: 200, text: "from the server")])
         let old = try XCTUnwrap(server.url("/old")).absoluteString
         let mocks = MockRegistry(unmatched: .passToNetwork)
-        mocks.register(.url(old)) { _ in try .status(302, headers: ["Location": "/new"]) }
+        mocks.register(.url(old)) { _ in .status(302, headers: ["Location": "/new"]) }
         let reply = try await withWatchdog(10) { try await send(mocks.session, "GET", old) }
         XCTAssertEqual(reply.text, "from the server")
         XCTAssertEqual(server.received.map(\.target), ["/new"])
@@ -153,7 +153,7 @@ final class RequestPathTests: XCTestCase {
         func makeSession() -> URLSession {
             let mocks = MockRegistry()
             released = mocks
-            mocks.register("https://api.example.com/kept") { _ in try .text("still here") }
+            mocks.register("https://api.example.com/kept") { _ in .text("still here") }
             return mocks.session
         }
         let session = makeSession()

@@ -35,7 +35,7 @@ final class SessionSettingsTests: XCTestCase {
         let seen = Shared<[[String: String]]>([])
         mocks.register(.url(address)) { request in
             seen.update { $0.append(request.allHTTPHeaderFields ?? [:]) }
-            return try .text("ok")
+            return .text("ok")
         }
         return seen
     }
@@ -76,7 +76,7 @@ final class SessionSettingsTests: XCTestCase {
 
     func testATimeoutSetOnACopyApplies() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(address)) { _ in try .text("late").delayed(by: 5) }
+        mocks.register(.url(address)) { _ in .text("late").delayed(by: 5) }
         let client = CopyingClient(configuration: mocks.configuration, timeout: 0.3)
         let started = DispatchTime.now()
         let error = await thrownError { try await client.get(self.address) }
@@ -90,7 +90,7 @@ final class SessionSettingsTests: XCTestCase {
         let calls = Shared(0)
         mocks.register(.url(address)) { _ in
             calls.update { $0 += 1 }
-            return try .text("kept", headers: ["Cache-Control": "max-age=60"])
+            return .text("kept", headers: ["Cache-Control": "max-age=60"])
         }
         // A copy with a cache of its own (and no `Cache-Control: no-cache`, which would always ask).
         let copy = mocks.configuration.copy() as! URLSessionConfiguration
@@ -107,11 +107,11 @@ final class SessionSettingsTests: XCTestCase {
         let mocks = MockRegistry()
         let seen = Shared<[String]>([])
         mocks.register("https://api.example.com/login") { _ in
-            try .text("in", headers: ["Set-Cookie": "session=abc; Path=/"])
+            .text("in", headers: ["Set-Cookie": "session=abc; Path=/"])
         }
         mocks.register("https://api.example.com/me") { request in
             seen.update { $0.append(request.value(forHTTPHeaderField: "Cookie") ?? "none") }
-            return try .text("me")
+            return .text("me")
         }
         let copy = mocks.configuration.copy() as! URLSessionConfiguration
         copy.httpCookieStorage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: UUID().uuidString)

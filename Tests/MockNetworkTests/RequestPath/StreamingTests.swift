@@ -14,7 +14,7 @@ final class StreamingTests: XCTestCase {
     private func chunkedRegistry(size: Int = 4) -> MockRegistry {
         let mocks = MockRegistry()
         let body = self.body
-        mocks.register(.url(stream)) { _ in try MockResponse.data(body).chunked(into: size) }
+        mocks.register(.url(stream)) { _ in MockResponse.data(body).chunked(into: size) }
         return mocks
     }
 
@@ -51,7 +51,7 @@ final class StreamingTests: XCTestCase {
     func testUploadTaskOnADelegateSessionReceivesChunksToo() async throws {
         let mocks = MockRegistry()
         mocks.register(.url(stream), method: "POST") { request in
-            try MockResponse.data(request.httpBody ?? Data()).chunked(into: 3)
+            MockResponse.data(request.httpBody ?? Data()).chunked(into: 3)
         }
         let recorder = EventRecorder()
         let session = delegateSession(mocks, recorder)
@@ -138,7 +138,7 @@ final class StreamingTests: XCTestCase {
     func testOneByteChunksOfALargerBody() async throws {
         let mocks = MockRegistry()
         let large = Data((0..<1000).map { UInt8($0 % 251) })
-        mocks.register(.url(stream)) { _ in try MockResponse.data(large).chunked(into: 1) }
+        mocks.register(.url(stream)) { _ in MockResponse.data(large).chunked(into: 1) }
         let recorder = EventRecorder()
         let session = delegateSession(mocks, recorder)
         let done = recorder.completion(self)
@@ -160,7 +160,7 @@ final class StreamingTests: XCTestCase {
     func testDelayedChunkedResponseStillArrivesInChunks() async throws {
         let mocks = MockRegistry()
         let body = self.body
-        mocks.register(.url(stream)) { _ in try MockResponse.data(body).chunked(into: 5).delayed(by: 0.1) }
+        mocks.register(.url(stream)) { _ in MockResponse.data(body).chunked(into: 5).delayed(by: 0.1) }
         let recorder = EventRecorder()
         let session = delegateSession(mocks, recorder)
         let done = recorder.completion(self)

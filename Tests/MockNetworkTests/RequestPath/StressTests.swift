@@ -13,11 +13,11 @@ final class StressTests: XCTestCase {
         for (index, mocks) in registries.enumerated() {
             let next = registries[(index + 1) % registries.count].session
             mocks.register(.url("https://r\(index).example.com/plain", query: .ignored)) { request in
-                try .text("r\(index) \(request.url?.query ?? "")")
+                .text("r\(index) \(request.url?.query ?? "")")
             }
             mocks.register(.url("https://r\(index).example.com/sleepy", query: .ignored)) { request in
                 Thread.sleep(forTimeInterval: 0.2)
-                return try .text("r\(index) \(request.url?.query ?? "")")
+                return .text("r\(index) \(request.url?.query ?? "")")
             }
             let nextIndex = (index + 1) % registries.count
             mocks.register(.url("https://r\(index).example.com/nested", query: .ignored)) { request in
@@ -26,7 +26,7 @@ final class StressTests: XCTestCase {
                 guard let target = URL(string: "https://r\(nextIndex).example.com/plain?\(query)") else {
                     throw URLError(.badURL)
                 }
-                return try .text("r\(index) via \(textWaitingOnThisThread(next, target))")
+                return .text("r\(index) via \(textWaitingOnThisThread(next, target))")
             }
         }
 

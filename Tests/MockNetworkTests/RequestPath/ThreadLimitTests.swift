@@ -51,7 +51,7 @@ final class ThreadLimitTests: XCTestCase {
         try await guarded("600 held requests, released at once") {
             async let answered = Self.runAll(mocks.session, address, count: Self.count)
             for _ in 0..<count { try await gate.arrived(timeout: 60) }
-            gate.release(with: try .text("go"))
+            gate.release(with: .text("go"))
             let all = try await answered
             XCTAssertEqual(all, count)
         }
@@ -64,7 +64,7 @@ final class ThreadLimitTests: XCTestCase {
         try await guarded("300 held requests and 300 after the release") {
             async let first = Self.runAll(mocks.session, address, count: Self.count / 2)
             for _ in 0..<count / 2 { try await gate.arrived(timeout: 60) }
-            gate.release(with: try .text("go"))
+            gate.release(with: .text("go"))
             async let second = Self.runAll(mocks.session, address, count: Self.count / 2)
             let (a, b) = try await (first, second)
             XCTAssertEqual(a + b, count)
@@ -76,7 +76,7 @@ final class ThreadLimitTests: XCTestCase {
         let address = "https://api.example.com/slow"
         mocks.register(.url(address)) { _ in
             Thread.sleep(forTimeInterval: 0.05)
-            return try .text("slow")
+            return .text("slow")
         }
         try await guarded("600 handlers that block 50 ms") {
             let answered = try await Self.runAll(mocks.session, address, count: count)
@@ -89,7 +89,7 @@ final class ThreadLimitTests: XCTestCase {
         let address = "https://api.example.com/slow-async"
         mocks.register(.url(address)) { _ async throws in
             usleep(50_000)
-            return try .text("slow")
+            return .text("slow")
         }
         try await guarded("600 async handlers that block 50 ms") {
             let answered = try await Self.runAll(mocks.session, address, count: count)

@@ -27,9 +27,9 @@ extension TimingSensitive {
             a.register("https://a.example.com/stuck") { _ in
                 started.add()
                 gate.wait()
-                return try .text("a")
+                return .text("a")
             }
-            b.register("https://b.example.com/quick") { _ in try .text("b") }
+            b.register("https://b.example.com/quick") { _ in .text("b") }
             let finished = Shared(false)
             endRunUnlessFinished(finished, within: 60, "100 stuck handlers beside another registry's request") {
                 "\(started.current) of registry A's handlers started"
@@ -80,7 +80,7 @@ extension TimingSensitive {
             let (a, b) = (MockRegistry(), MockRegistry())
             b.register("https://b.example.com/inner") { _ in
                 Thread.sleep(forTimeInterval: 0.1)
-                return try .text("from B")
+                return .text("from B")
             }
             var inner = URLRequest(url: try #require(URL(string: "https://b.example.com/inner")))
             inner.timeoutInterval = 10
@@ -90,7 +90,7 @@ extension TimingSensitive {
             // with what B gave (504 and the error when B gave none).
             a.register("https://a.example.com/outer") { _ in
                 let reply = outcomeWaitingOnThisThread(innerSession, innerRequest)
-                return try .text(reply.error ?? reply.text, status: reply.status ?? 504)
+                return .text(reply.error ?? reply.text, status: reply.status ?? 504)
             }
             let finished = Shared(false)
             let outer = try #require(URL(string: "https://a.example.com/outer"))
@@ -125,7 +125,7 @@ extension TimingSensitive {
             mocks.register("https://api.example.com/slow") { _ in
                 started.add()
                 Thread.sleep(forTimeInterval: 0.8)
-                return try .text("slow")
+                return .text("slow")
             }
             var request = URLRequest(url: try #require(URL(string: "https://api.example.com/slow")))
             request.timeoutInterval = 1.5
@@ -158,7 +158,7 @@ extension TimingSensitive {
             count: Int, watchdog seconds: TimeInterval
         ) async throws -> (outcomes: [Outcome], elapsed: Duration, peakThreads: Int?, mostBlocking: Int) {
             let (a, b) = (MockRegistry(), MockRegistry())
-            b.register("https://b.example.com/inner") { _ in try .text("from B") }
+            b.register("https://b.example.com/inner") { _ in .text("from B") }
             let inner = try #require(URL(string: "https://b.example.com/inner"))
             let innerSession = b.session
             let started = Tally()
@@ -174,7 +174,7 @@ extension TimingSensitive {
                 blocking.update { $0.now -= 1 }
                 let (data, response) = try await innerSession.data(from: inner)
                 peak.note()
-                return try .text(
+                return .text(
                     String(decoding: data, as: UTF8.self), status: (response as? HTTPURLResponse)?.statusCode ?? 500)
             }
             let finished = Shared(false)
@@ -258,10 +258,10 @@ extension TimingSensitive {
             let (a, b) = (MockRegistry(), MockRegistry())
             let upload = "https://a.example.com/upload"
             for variant in 0..<4 {
-                a.register(.url(upload).method("POST").jsonBody(#"{"variant": \#(variant)}"#)) { _ in try .status(201) }
+                a.register(.url(upload).method("POST").jsonBody(#"{"variant": \#(variant)}"#)) { _ in .status(201) }
             }
-            a.register(.host("a.example.com")) { _ in try .text("catch-all") }
-            b.register("https://b.example.com/quick") { _ in try .text("b") }
+            a.register(.host("a.example.com")) { _ in .text("catch-all") }
+            b.register("https://b.example.com/quick") { _ in .text("b") }
             let hugeRequest = Self.jsonPost(to: try #require(URL(string: upload)), body: Self.jsonBody(megabytes: 50))
             let quickRequest = URLRequest(url: try #require(URL(string: "https://b.example.com/quick")))
 

@@ -15,10 +15,10 @@ final class TimeoutMessageTests: XCTestCase {
         let mocks = MockRegistry()
         for (from, to) in [("a", "b"), ("b", "c")] {
             mocks.register("https://api.example.com/\(from)") { _ in
-                try MockResponse.redirect(to: "/\(to)").delayed(by: .milliseconds(400))
+                MockResponse.redirect(to: "/\(to)").delayed(by: .milliseconds(400))
             }
         }
-        mocks.register("https://api.example.com/c") { _ in try MockResponse.text("c").delayed(by: .milliseconds(400)) }
+        mocks.register("https://api.example.com/c") { _ in MockResponse.text("c").delayed(by: .milliseconds(400)) }
         let configuration = mocks.configuration
         configuration.timeoutIntervalForResource = 1
         let session = URLSession(configuration: configuration)
@@ -41,7 +41,7 @@ final class TimeoutMessageTests: XCTestCase {
     func testAStreamsGapAsLongAsTheTimeoutSaysAsLongAs() async throws {
         let mocks = MockRegistry()
         mocks.register("https://api.example.com/stream") { _ in
-            try .streamed(["a", "b"], every: .milliseconds(300))
+            .streamed(["a", "b"], every: .milliseconds(300))
         }
         var request = URLRequest(url: try url("https://api.example.com/stream"))
         request.timeoutInterval = 0.3

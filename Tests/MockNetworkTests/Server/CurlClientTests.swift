@@ -34,7 +34,7 @@
 
         func testAGETWithAQueryIsAnsweredByItsHandler() async throws {
             register(.url("https://api.example.com/todos", query: .ignored)) { request in
-                try .json(#"[{"done": \#(request.url?.query == "done=true")}]"#, headers: ["X-Count": "1"])
+                .json(#"[{"done": \#(request.url?.query == "done=true")}]"#, headers: ["X-Count": "1"])
             }
             let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
             let answer = try await curl(server.url("/todos?done=true"))
@@ -54,7 +54,7 @@
                 XCTAssertEqual(request.value(forHTTPHeaderField: "Content-Type"), "application/json")
                 let body = request.httpBody.map { String(decoding: $0, as: UTF8.self) }
                 XCTAssertEqual(body, #"{"title":"milk"}"#)
-                return try .json(#"{"id": 7, "title": "milk"}"#, status: 201)
+                return .json(#"{"id": 7, "title": "milk"}"#, status: 201)
             }
             let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
             let answer = try await curl(
@@ -69,7 +69,7 @@
 
         func testServerSentEventsReachCurlInChunksOverTime() async throws {
             let events = (1...3).map { ServerSentEvent(id: "\($0)", data: "change \($0)") }
-            register("https://api.example.com/changes") { _ in try .events(events, every: .milliseconds(150)) }
+            register("https://api.example.com/changes") { _ in .events(events, every: .milliseconds(150)) }
             let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
             let answer = try await curl(
                 server.url("/changes"), "--no-buffer", "--write-out", "\n%{time_starttransfer} %{time_total}")
@@ -88,7 +88,7 @@
 
         func testAnUnmatchedRequestGets404AndIsReportedAtTheNearestRegistration() async throws {
             nearestLine = #line + 1
-            register("https://api.example.com/todos") { _ in try .json("[]") }
+            register("https://api.example.com/todos") { _ in .json("[]") }
             let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
             let answer = try await curl(server.url("/todo?done=1"))
             XCTAssertEqual(answer.status, 404)

@@ -14,12 +14,12 @@ final class MockServerHEADTests: XCTestCase {
     func testAHeadOfAStreamHasNoLengthAsItsGetHasNone() async throws {
         let mocks = MockRegistry()
         let events = [ServerSentEvent(id: "1", data: "one"), ServerSentEvent(id: "2", data: "two")]
-        mocks.register("https://api.example.com/feed") { _ in try .events(events, every: .milliseconds(10)) }
+        mocks.register("https://api.example.com/feed") { _ in .events(events, every: .milliseconds(10)) }
         mocks.register("https://api.example.com/export") { _ in
-            try .streamed(["a,b\n", "1,2\n"], every: .milliseconds(10))
+            .streamed(["a,b\n", "1,2\n"], every: .milliseconds(10))
         }
         mocks.register("https://api.example.com/slow") { _ in
-            try MockResponse.text("twelve bytes").throttled(bytesPerSecond: 240)
+            MockResponse.text("twelve bytes").throttled(bytesPerSecond: 240)
         }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         defer { server.stop() }

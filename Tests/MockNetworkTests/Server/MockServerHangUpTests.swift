@@ -15,13 +15,13 @@ final class MockServerHangUpTests: XCTestCase {
     private static func registerSlowAnswer(_ kind: Int, in mocks: MockRegistry) {
         switch kind % 3 {
         case 0:
-            mocks.register("https://api.example.com/slow") { _ in try MockResponse.text("late").delayed(by: 2) }
+            mocks.register("https://api.example.com/slow") { _ in MockResponse.text("late").delayed(by: 2) }
         case 1:
             mocks.hold("https://api.example.com/slow")
         default:
             mocks.register("https://api.example.com/slow") { _ async throws -> MockResponse in
                 try await Task.sleep(nanoseconds: 2_000_000_000)
-                return try .text("late")
+                return .text("late")
             }
         }
     }
@@ -73,7 +73,7 @@ final class MockServerHangUpTests: XCTestCase {
         mocks.register("https://api.example.com/busy") { _ in
             entered.signal()
             _ = release.wait(timeout: .now() + 10)
-            return try .text("late")
+            return .text("late")
         }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         let client = try RawHTTPClient(port: server.port)
@@ -114,7 +114,7 @@ final class MockServerHangUpTests: XCTestCase {
         mocks.register("https://api.example.com/busy") { _ in
             entered.signal()
             _ = release.wait(timeout: .now() + 10)
-            return try .text("late")
+            return .text("late")
         }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         defer { server.stop() }
@@ -137,7 +137,7 @@ final class MockServerHangUpTests: XCTestCase {
             for round in 0..<100 {
                 let mocks = MockRegistry()
                 mocks.register("https://api.example.com/slow") { _ in
-                    try MockResponse.text(body).throttled(bytesPerSecond: 1280)
+                    MockResponse.text(body).throttled(bytesPerSecond: 1280)
                 }
                 let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
                 // The client stays connected, as a keep-alive client does: it has not left. The stop

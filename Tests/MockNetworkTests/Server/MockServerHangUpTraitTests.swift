@@ -20,7 +20,7 @@ struct MockServerHangUpTraitTests {
         for round in 0..<16 {
             try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
                 let mocks = MockRegistry.current
-                mocks.register("https://api.example.com/slow") { _ in try MockResponse.text("late").delayed(by: 2) }
+                mocks.register("https://api.example.com/slow") { _ in MockResponse.text("late").delayed(by: 2) }
                 // Released as the test's body ends, or stopped by it on the way out: both stop it.
                 let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
                 defer { if round.isMultiple(of: 2) { server.stop() } }

@@ -49,7 +49,7 @@ final class MockServerLifecycleTests: FailureCapturingTestCase {
     }
 
     func testAServerOfTheTestsRegistryStopsWithTheTest() async throws {
-        register("https://api.example.com/ping") { _ in try .text("pong") }
+        register("https://api.example.com/ping") { _ in .text("pong") }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         self.server = server
         try await withWatchdog(20) {
@@ -63,7 +63,7 @@ final class MockServerLifecycleTests: FailureCapturingTestCase {
 
     func testAnUnmatchedServedRequestIsReportedAtTearDownAtTheNearestRegistration() async throws {
         nearestLine = #line + 1
-        register("https://api.example.com/ping") { _ in try .text("pong") }
+        register("https://api.example.com/ping") { _ in .text("pong") }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         self.server = server
         try await withWatchdog(20) {
@@ -75,7 +75,7 @@ final class MockServerLifecycleTests: FailureCapturingTestCase {
     }
 
     func testAServedRequestStillOpenWhenTheTestEndsIsReported() async throws {
-        register("https://api.example.com/slow") { _ in try MockResponse.text("late").delayed(by: 30) }
+        register("https://api.example.com/slow") { _ in MockResponse.text("late").delayed(by: 30) }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         self.server = server
         let client = try RawHTTPClient(port: server.port)

@@ -44,7 +44,7 @@ final class MockServerNetworkTests: XCTestCase {
         let upstream = try network()
         defer { upstream.stop() }
         let mocks = MockRegistry(unmatched: .passToNetwork(hosts: ["127.0.0.1"]))
-        mocks.register(.url(try origin(of: upstream) + "/users/2")) { _ in try .text("mocked") }
+        mocks.register(.url(try origin(of: upstream) + "/users/2")) { _ in .text("mocked") }
         let server = try MockServer(serving: mocks, as: [try origin(of: upstream)])
         defer { server.stop() }
         try await withWatchdog(20) {

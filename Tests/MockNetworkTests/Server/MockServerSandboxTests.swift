@@ -42,7 +42,7 @@ final class MockServerSandboxTests: XCTestCase {
 
     func testTheSeamLeavesOtherServersAlone() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/user") { _ in try .text("Ada") }
+        mocks.register("https://api.example.com/user") { _ in .text("Ada") }
         XCTAssertThrowsError(try MockServer(serving: mocks, as: [], limits: HTTPServerLimits(), failingBind: EPERM))
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         defer { server.stop() }

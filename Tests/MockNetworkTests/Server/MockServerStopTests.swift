@@ -35,7 +35,7 @@ final class MockServerStopTests: XCTestCase {
 
     func testReleasingTheServerWhileADelayedAnswerWaitsIsAFailureToo() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/slow") { _ in try MockResponse.text("late").delayed(by: 30) }
+        mocks.register("https://api.example.com/slow") { _ in MockResponse.text("late").delayed(by: 30) }
         var server: MockServer? = try MockServer(serving: mocks, as: ["https://api.example.com"])
         let client = try RawHTTPClient(port: try XCTUnwrap(server?.port))
         defer { client.close() }
@@ -52,7 +52,7 @@ final class MockServerStopTests: XCTestCase {
 
     func testStoppingAfterEveryAnswerEndedIsNoFailure() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/ping") { _ in try .text("pong") }
+        mocks.register("https://api.example.com/ping") { _ in .text("pong") }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         try await withWatchdog(20) {
             let (response, body) = try await fetchText(URLRequest(url: server.url("/ping")))

@@ -25,7 +25,7 @@ final class MockServerTests: XCTestCase {
         let seen = Shared<URLRequest?>(nil)
         mocks.register("https://api.example.com/user") { request in
             seen.update { $0 = request }
-            return try .json(#"{"name": "Ada"}"#, headers: ["X-Answer": "yes"])
+            return .json(#"{"name": "Ada"}"#, headers: ["X-Answer": "yes"])
         }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         defer { server.stop() }
@@ -52,7 +52,7 @@ final class MockServerTests: XCTestCase {
         mocks.register("https://api.example.com/echo", method: "POST") { request async throws -> MockResponse in
             await Task.yield()
             let body = request.httpBody.map { String(decoding: $0, as: UTF8.self) } ?? ""
-            return try .text("\(request.httpMethod ?? "?") \(body)", status: 201)
+            return .text("\(request.httpMethod ?? "?") \(body)", status: 201)
         }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         defer { server.stop() }
@@ -70,7 +70,7 @@ final class MockServerTests: XCTestCase {
     func testATemplateGetsItsParametersAndTheQuery() async throws {
         let mocks = MockRegistry()
         mocks.register(.url("https://api.example.com/users/{id}")) { request, parameters in
-            try .text("user \(parameters["id"] ?? "?") \(request.url?.query ?? "")")
+            .text("user \(parameters["id"] ?? "?") \(request.url?.query ?? "")")
         }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         defer { server.stop() }
@@ -84,7 +84,7 @@ final class MockServerTests: XCTestCase {
         let mocks = MockRegistry()
         let match = RequestMatch.url("https://api.example.com/items?v=2").method("PUT").header("X-Token", "a")
             .jsonBody(#"{"n": 1}"#)
-        mocks.register(match) { _ in try .text("matched") }
+        mocks.register(match) { _ in .text("matched") }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         defer { server.stop() }
         try await withWatchdog(20) {
@@ -111,7 +111,7 @@ final class MockServerTests: XCTestCase {
 
     func testASequenceAnswersInOrderThenFailsWithItsReport() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/count", sequence: [try .text("one"), try .text("two", status: 202)])
+        mocks.register("https://api.example.com/count", sequence: [.text("one"), .text("two", status: 202)])
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         defer { server.stop() }
         try await withWatchdog(20) {
@@ -129,7 +129,7 @@ final class MockServerTests: XCTestCase {
 
     func testAnUnmatchedRequestGets404WithTheReportAndIsTheRegistrysFailure() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/users") { _ in try .status(204) }
+        mocks.register("https://api.example.com/users") { _ in .status(204) }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         defer { server.stop() }
         try await withWatchdog(20) {
@@ -146,8 +146,8 @@ final class MockServerTests: XCTestCase {
 
     func testTheHostFieldPicksOneOfTheOrigins() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/who") { _ in try .text("api") }
-        mocks.register("http://cdn.example.com:8080/who") { _ in try .text("cdn") }
+        mocks.register("https://api.example.com/who") { _ in .text("api") }
+        mocks.register("http://cdn.example.com:8080/who") { _ in .text("cdn") }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com", "http://CDN.example.com:8080/"])
         defer { server.stop() }
         XCTAssertEqual(
@@ -171,7 +171,7 @@ final class MockServerTests: XCTestCase {
         let server = try MockServer(serving: mocks)
         defer { server.stop() }
         XCTAssertEqual(server.url.absoluteString, "http://127.0.0.1:\(server.port)")
-        mocks.register(.url(server.url("/own").absoluteString)) { _ in try .text("own") }
+        mocks.register(.url(server.url("/own").absoluteString)) { _ in .text("own") }
         try await withWatchdog(20) {
             let (_, body) = try await fetch(server.url("/own"))
             XCTAssertEqual(body, "own")
@@ -181,8 +181,8 @@ final class MockServerTests: XCTestCase {
 
     func testARawClientSeesHEADRedirectsAndAThrownErrorAsAServerGivesThem() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/page") { _ in try .text("hello") }
-        mocks.register("https://api.example.com/old") { _ in try .redirect(to: "https://api.example.com/page") }
+        mocks.register("https://api.example.com/page") { _ in .text("hello") }
+        mocks.register("https://api.example.com/old") { _ in .redirect(to: "https://api.example.com/page") }
         mocks.register("https://api.example.com/offline") { _ in throw URLError(.notConnectedToInternet) }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         defer { server.stop() }
@@ -212,8 +212,8 @@ final class MockServerTests: XCTestCase {
     /// `api.example.com/img/1.png` (404).
     func testARedirectToTheSecondOriginComesBackToItsHandlers() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/avatar") { _ in try .redirect(to: "https://cdn.example.com/img/1.png") }
-        mocks.register("https://cdn.example.com/img/1.png") { _ in try .text("png") }
+        mocks.register("https://api.example.com/avatar") { _ in .redirect(to: "https://cdn.example.com/img/1.png") }
+        mocks.register("https://cdn.example.com/img/1.png") { _ in .text("png") }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com", "https://cdn.example.com"])
         defer { server.stop() }
         try await withWatchdog(20) {
@@ -233,12 +233,12 @@ final class MockServerTests: XCTestCase {
     /// follows it reaches the same handlers, never the real service; other locations go out as they are.
     func testARedirectOnAServedOriginIsFollowedBackToTheServer() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/old") { _ in try .redirect(to: "https://API.example.com/new?page=2") }
+        mocks.register("https://api.example.com/old") { _ in .redirect(to: "https://API.example.com/new?page=2") }
         mocks.register("https://api.example.com/new?page=2") { request in
-            try .text("new, page \(request.url?.query ?? "none")")
+            .text("new, page \(request.url?.query ?? "none")")
         }
-        mocks.register("https://api.example.com/away") { _ in try .redirect(to: "https://other.example.com/x") }
-        mocks.register("https://api.example.com/near") { _ in try .redirect(to: "/new") }
+        mocks.register("https://api.example.com/away") { _ in .redirect(to: "https://other.example.com/x") }
+        mocks.register("https://api.example.com/near") { _ in .redirect(to: "/new") }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         defer { server.stop() }
         try await withWatchdog(20) {
@@ -269,9 +269,9 @@ final class MockServerTests: XCTestCase {
     func testARequestFramedBothWaysIsReadByItsChunksAndNothingAfterItIsAnswered() async throws {
         let mocks = MockRegistry()
         mocks.register("https://api.example.com/upload", method: "POST") { request in
-            try .text("got " + String(decoding: request.httpBody ?? Data(), as: UTF8.self))
+            .text("got " + String(decoding: request.httpBody ?? Data(), as: UTF8.self))
         }
-        mocks.register("https://api.example.com/smuggled") { _ in try .text("smuggled") }
+        mocks.register("https://api.example.com/smuggled") { _ in .text("smuggled") }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         defer { server.stop() }
         try await withWatchdog(20) {
@@ -294,7 +294,7 @@ final class MockServerTests: XCTestCase {
     func testChecksAfterTheFactCountTheServedRequests() async throws {
         let mocks = MockRegistry()
         let orders = RequestMatch.url("https://api.example.com/orders").method("POST")
-        mocks.register(orders) { _ in try .status(201) }
+        mocks.register(orders) { _ in .status(201) }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         defer { server.stop() }
         try await withWatchdog(20) {

@@ -16,7 +16,7 @@ private func seconds(since start: DispatchTime) -> Double {
 final class MockServerTimingTests: XCTestCase {
     func testADelayPassesBeforeTheAnswer() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/slow") { _ in try MockResponse.text("late").delayed(by: 0.3) }
+        mocks.register("https://api.example.com/slow") { _ in MockResponse.text("late").delayed(by: 0.3) }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         defer { server.stop() }
         try await withWatchdog(20) {
@@ -32,7 +32,7 @@ final class MockServerTimingTests: XCTestCase {
     func testServerSentEventsArriveAsChunksInOrderAtTheirTimes() async throws {
         let mocks = MockRegistry()
         let events = (1...3).map { ServerSentEvent(id: "\($0)", data: "event \($0)") }
-        mocks.register("https://api.example.com/feed") { _ in try .events(events, every: .milliseconds(100)) }
+        mocks.register("https://api.example.com/feed") { _ in .events(events, every: .milliseconds(100)) }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         defer { server.stop() }
         try await withWatchdog(20) {
@@ -66,7 +66,7 @@ final class MockServerTimingTests: XCTestCase {
             async let fetched = session.data(from: server.url("/spinner"))
             let held = try await gate.arrived()
             XCTAssertEqual(held.url.absoluteString, "https://api.example.com/spinner")
-            gate.release(with: try .text("released"))
+            gate.release(with: .text("released"))
             let (data, _) = try await fetched
             XCTAssertEqual(String(decoding: data, as: UTF8.self), "released")
         }
@@ -74,7 +74,7 @@ final class MockServerTimingTests: XCTestCase {
 
     func testNextRequestSeesAServedRequest() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/events", method: "POST") { _ in try .status(202) }
+        mocks.register("https://api.example.com/events", method: "POST") { _ in .status(202) }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         defer { server.stop() }
         try await withWatchdog(20) {
@@ -103,7 +103,7 @@ final class MockServerTimingTests: XCTestCase {
                 cancelled.update { $0 = true }
                 throw error
             }
-            return try .status(200)
+            return .status(200)
         }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         let port = server.port

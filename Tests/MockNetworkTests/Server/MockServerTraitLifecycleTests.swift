@@ -20,7 +20,7 @@ struct MockServerTraitLifecycleTests {
         let kept = Shared<MockServer?>(nil)
         try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
             let mocks = MockRegistry.current
-            mocks.register("https://api.example.com/ping") { _ in try .text("pong") }
+            mocks.register("https://api.example.com/ping") { _ in .text("pong") }
             let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
             kept.update { $0 = server }
             let session = plainSession()
@@ -70,7 +70,7 @@ struct MockServerTraitLifecycleTests {
         try await withKnownIssue {
             try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
                 let mocks = MockRegistry.current
-                mocks.register("https://api.example.com/slow") { _ in try MockResponse.text("late").delayed(by: 30) }
+                mocks.register("https://api.example.com/slow") { _ in MockResponse.text("late").delayed(by: 30) }
                 let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
                 kept.update { $0 = server }
                 let raw = try RawHTTPClient(port: server.port)
@@ -96,12 +96,12 @@ struct MockServerTraitLifecycleTests {
                 let mocks = MockRegistry.current
                 mocks.register("https://api.example.com/orders") { request in
                     #expect(request.httpMethod == "POST", "orders are created with POST (served)")
-                    return try .status(201)
+                    return .status(201)
                 }
                 mocks.register("https://api.example.com/orders/7") { request async throws -> MockResponse in
                     await Task.yield()
                     #expect(request.httpMethod == "DELETE", "orders are deleted with DELETE (served, async)")
-                    return try .status(204)
+                    return .status(204)
                 }
                 let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
                 let session = plainSession()

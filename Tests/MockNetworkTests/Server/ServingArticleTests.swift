@@ -14,7 +14,7 @@ final class ServingArticleTests: XCTestCase {
         try await withWatchdog(20) {
             let mocks = MockRegistry()
             mocks.register("https://api.example.com/user") { _ in
-                try .json(#"{"name": "Ada"}"#)
+                .json(#"{"name": "Ada"}"#)
             }
             let origin = "https://api.example.com"
             let server = try MockServer(serving: mocks, as: [origin])
@@ -31,7 +31,7 @@ final class ServingArticleTests: XCTestCase {
             async let feed = session.data(from: server.url("/feed"))
             _ = try await gate.arrived()
             // The client is waiting: check its loading state here.
-            gate.release(with: try .text("loaded"))
+            gate.release(with: .text("loaded"))
             let (body, _) = try await feed
             XCTAssertEqual(String(decoding: body, as: UTF8.self), "loaded")
             session.finishTasksAndInvalidate()

@@ -32,7 +32,7 @@ final class PacedBodyTests: XCTestCase {
     func testChunksArriveOneByOneAtTheirTimes() async throws {
         let mocks = MockRegistry()
         let chunks = ["one ", "two ", "three ", "four"]
-        mocks.register(.url(address)) { _ in try .streamed(chunks, every: .milliseconds(40)) }
+        mocks.register(.url(address)) { _ in .streamed(chunks, every: .milliseconds(40)) }
 
         let recorder = try await run(mocks)
 
@@ -46,7 +46,7 @@ final class PacedBodyTests: XCTestCase {
 
     func testAStreamSendsNoContentLengthAndItsContentType() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(address)) { _ in try .streamed([Data([1, 2]), Data([3])], every: .zero) }
+        mocks.register(.url(address)) { _ in .streamed([Data([1, 2]), Data([3])], every: .zero) }
 
         let (data, response) = try await mocks.session.data(from: try url(address))
 
@@ -59,7 +59,7 @@ final class PacedBodyTests: XCTestCase {
 
     func testDataForGetsTheWholeBodyOnceItEnds() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(address)) { _ in try .streamed(["a", "b", "c"], every: .milliseconds(30)) }
+        mocks.register(.url(address)) { _ in .streamed(["a", "b", "c"], every: .milliseconds(30)) }
         let started = DispatchTime.now().uptimeNanoseconds
 
         let (data, _) = try await mocks.session.data(from: try url(address))
@@ -71,7 +71,7 @@ final class PacedBodyTests: XCTestCase {
 
     func testACompletionHandlerGetsTheWholeBody() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(address)) { _ in try .streamed(["x", "y"], every: .milliseconds(5)) }
+        mocks.register(.url(address)) { _ in .streamed(["x", "y"], every: .milliseconds(5)) }
         let body = Shared<Data?>(nil)
         let done = expectation(description: "completion")
 
@@ -88,7 +88,7 @@ final class PacedBodyTests: XCTestCase {
         let mocks = MockRegistry()
         let body = Data(repeating: 7, count: 4_000)
         // 20,000 bytes a second: pieces of 1,000 bytes, the last due 200 ms after the response.
-        mocks.register(.url(address)) { _ in try MockResponse.data(body).throttled(bytesPerSecond: 20_000) }
+        mocks.register(.url(address)) { _ in MockResponse.data(body).throttled(bytesPerSecond: 20_000) }
 
         let recorder = try await run(mocks)
 
@@ -106,7 +106,7 @@ final class PacedBodyTests: XCTestCase {
 
     func testThrottlingKeepsTheContentLength() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(address)) { _ in try MockResponse.text("hello").throttled(bytesPerSecond: 1_000_000) }
+        mocks.register(.url(address)) { _ in MockResponse.text("hello").throttled(bytesPerSecond: 1_000_000) }
 
         let (data, response) = try await mocks.session.data(from: try url(address))
 
@@ -118,7 +118,7 @@ final class PacedBodyTests: XCTestCase {
         let mocks = MockRegistry()
         let body = Data((0..<100).map { UInt8($0) })
         mocks.register(.url(address)) { _ in
-            try MockResponse.streamed([body[0..<40], body[40..<100]].map { Data($0) }, every: .milliseconds(10))
+            MockResponse.streamed([body[0..<40], body[40..<100]].map { Data($0) }, every: .milliseconds(10))
                 .failing(after: 50, with: URLError(.networkConnectionLost))
         }
 
@@ -135,7 +135,7 @@ final class PacedBodyTests: XCTestCase {
     func testAFaultFailsDataFor() async throws {
         let mocks = MockRegistry()
         mocks.register(.url(address)) { _ in
-            try MockResponse.text(String(repeating: "x", count: 2_048)).failing(
+            MockResponse.text(String(repeating: "x", count: 2_048)).failing(
                 after: 1_024, with: URLError(.networkConnectionLost))
         }
 
@@ -147,7 +147,7 @@ final class PacedBodyTests: XCTestCase {
     func testAFaultAtZeroFailsRightAfterTheResponse() async throws {
         let mocks = MockRegistry()
         mocks.register(.url(address)) { _ in
-            try MockResponse.text("never").failing(after: 0, with: URLError(.timedOut))
+            MockResponse.text("never").failing(after: 0, with: URLError(.timedOut))
         }
 
         let recorder = try await run(mocks)
@@ -159,7 +159,7 @@ final class PacedBodyTests: XCTestCase {
     /// does: after the pieces before the gap.
     func testAStreamThatStallsLongerThanTheTimeoutTimesOut() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(address)) { _ in try .streamed(["first", "never"], every: .seconds(30)) }
+        mocks.register(.url(address)) { _ in .streamed(["first", "never"], every: .seconds(30)) }
         let recorder = EventRecorder()
         let session = delegateSession(mocks, recorder)
         let done = recorder.completion(self)
@@ -182,7 +182,7 @@ final class PacedBodyTests: XCTestCase {
     /// closer together, ends whole.
     func testAStreamLongerThanTheTimeoutWithShorterGapsEndsWhole() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(address)) { _ in try .streamed(["a", "b", "c", "d", "e"], every: .milliseconds(50)) }
+        mocks.register(.url(address)) { _ in .streamed(["a", "b", "c", "d", "e"], every: .milliseconds(50)) }
         var request = URLRequest(url: try url(address))
         request.timeoutInterval = 0.12
 
@@ -192,23 +192,23 @@ final class PacedBodyTests: XCTestCase {
     }
 
     func testBadPacingIsAClearError() throws {
-        XCTAssertThrowsError(try MockResponse.text("x").throttled(bytesPerSecond: 0)) { error in
+        XCTAssertThrowsError(try MockResponse.text("x").throttled(bytesPerSecond: 0).validated()) { error in
             XCTAssertEqual(
                 "\(error)",
                 "MockNetwork: throttled(bytesPerSecond: 0) would never send the body. Give a rate above 0, "
                     + "e.g. 64_000 for a slow mobile network.")
         }
-        XCTAssertThrowsError(try MockResponse.text("x").failing(after: -1, with: URLError(.timedOut))) { error in
+        XCTAssertThrowsError(try MockResponse.text("x").failing(after: -1, with: URLError(.timedOut)).validated()) { error in
             XCTAssertTrue("\(error)".contains("failing(after: -1) is a negative number of bytes"), "\(error)")
         }
-        XCTAssertThrowsError(try MockResponse.streamed(["a"], every: .milliseconds(-5))) { error in
+        XCTAssertThrowsError(try MockResponse.streamed(["a"], every: .milliseconds(-5)).validated()) { error in
             XCTAssertTrue("\(error)".contains("every: -0.005 seconds is negative"), "\(error)")
         }
     }
 
     func testCancellingMidStreamStopsDeliveryAtOnce() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(address)) { _ in try .streamed(["first", "second", "third"], every: .milliseconds(200)) }
+        mocks.register(.url(address)) { _ in .streamed(["first", "second", "third"], every: .milliseconds(200)) }
         let recorder = EventRecorder()
         let session = delegateSession(mocks, recorder)
         let done = recorder.completion(self)
@@ -228,11 +228,11 @@ final class PacedBodyTests: XCTestCase {
         let mocks = MockRegistry()
         mocks.register(.url(address)) { request in
             switch request.url?.query {
-            case "throttled": try MockResponse.data(Data(count: 300)).throttled(bytesPerSecond: 100_000)
+            case "throttled": MockResponse.data(Data(count: 300)).throttled(bytesPerSecond: 100_000)
             case "fault":
-                try MockResponse.streamed(["ab", "cd", "ef"], every: .milliseconds(1))
+                MockResponse.streamed(["ab", "cd", "ef"], every: .milliseconds(1))
                     .failing(after: 3, with: URLError(.networkConnectionLost))
-            default: try MockResponse.streamed(["ab", "cd", "ef"], every: .milliseconds(1))
+            default: MockResponse.streamed(["ab", "cd", "ef"], every: .milliseconds(1))
             }
         }
         let recorder = CountingDelegate()

@@ -29,14 +29,14 @@ final class ServerSentEventTests: XCTestCase {
         }
         XCTAssertThrowsError(try ServerSentEvent(id: "1\r2", data: "x").framed())
         XCTAssertThrowsError(try ServerSentEvent(data: "x", retry: -1).framed())
-        XCTAssertThrowsError(try MockResponse.events([ServerSentEvent(id: "a\0b", data: "x")]))
+        XCTAssertThrowsError(try MockResponse.events([ServerSentEvent(id: "a\0b", data: "x")]).validated())
     }
 
     /// A delegate-based client reads the events as they come, and a reader of the standard parses them.
     func testAClientReadsTheEventsAsTheyCome() async throws {
         let mocks = MockRegistry()
         mocks.register(.url(address)) { _ in
-            try .events(
+            .events(
                 [
                     .init(data: #"{"delta":"Hel"}"#),
                     .init(comment: "keep-alive"),
@@ -73,7 +73,7 @@ final class ServerSentEventTests: XCTestCase {
 
     func testTheResponseIsAnEventStream() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(address)) { _ in try .events([.init(data: "x")]) }
+        mocks.register(.url(address)) { _ in .events([.init(data: "x")]) }
 
         let (data, response) = try await mocks.session.data(from: try url(address))
 

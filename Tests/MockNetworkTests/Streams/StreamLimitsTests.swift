@@ -17,7 +17,7 @@ final class StreamLimitsTests: XCTestCase {
         // Every gap (100 ms) is well inside the request's timeout; the whole (3 s) is not inside the
         // resource timeout of 0.5 s.
         mocks.register(.url(address)) { _ in
-            try .streamed(Array(repeating: "x", count: 30), every: .milliseconds(100))
+            .streamed(Array(repeating: "x", count: 30), every: .milliseconds(100))
         }
         let configuration = mocks.configuration
         configuration.timeoutIntervalForRequest = 10
@@ -37,7 +37,7 @@ final class StreamLimitsTests: XCTestCase {
 
     func testTheResourceTimeoutsMessageSaysWhatEndedTheBody() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(address)) { _ in try .streamed(["a", "b", "c"], every: .milliseconds(400)) }
+        mocks.register(.url(address)) { _ in .streamed(["a", "b", "c"], every: .milliseconds(400)) }
         let configuration = mocks.configuration
         configuration.timeoutIntervalForResource = 0.3
         let session = URLSession(configuration: configuration)
@@ -51,12 +51,12 @@ final class StreamLimitsTests: XCTestCase {
     func testHeadAnd204And304AnswersToAStreamEndAtOnce() async throws {
         let mocks = MockRegistry()
         // Three events two seconds apart: a body would take four seconds.
-        let slow = try MockResponse.events(
+        let slow = MockResponse.events(
             [ServerSentEvent(data: "1"), ServerSentEvent(data: "2"), ServerSentEvent(data: "3")],
             every: .seconds(2))
         mocks.register(.url(address).method("HEAD"), answer: slow)
-        mocks.register("https://api.example.com/none", answer: try slow.status(204))
-        mocks.register("https://api.example.com/same", answer: try slow.status(304))
+        mocks.register("https://api.example.com/none", answer: slow.status(204))
+        mocks.register("https://api.example.com/same", answer: slow.status(304))
         let configuration = mocks.configuration
         // Were the body waited for, the request would time out first.
         configuration.timeoutIntervalForRequest = 1.5
@@ -76,10 +76,10 @@ final class StreamLimitsTests: XCTestCase {
 
     func testAStreamTellsTheLoaderNotToSniffItsType() async throws {
         let mocks = MockRegistry()
-        mocks.register(.url(address)) { _ in try .streamed(["a", "b"], every: .zero) }
-        mocks.register("https://api.example.com/slow") { _ in try .text("slow").throttled(bytesPerSecond: 1_000) }
+        mocks.register(.url(address)) { _ in .streamed(["a", "b"], every: .zero) }
+        mocks.register("https://api.example.com/slow") { _ in .text("slow").throttled(bytesPerSecond: 1_000) }
         mocks.register("https://api.example.com/own") { _ in
-            try .streamed(["a"], every: .zero, headers: ["X-Content-Type-Options": "off"])
+            .streamed(["a"], every: .zero, headers: ["X-Content-Type-Options": "off"])
         }
         for (address, expected) in [
             (address, "nosniff"), ("https://api.example.com/slow", "nosniff"), ("https://api.example.com/own", "off"),
@@ -92,7 +92,7 @@ final class StreamLimitsTests: XCTestCase {
 
     func testFailingAfterMoreBytesThanTheBodyHasIsRejected() throws {
         XCTAssertThrowsError(
-            try MockResponse.text("hello").failing(after: 1_000, with: URLError(.networkConnectionLost))
+            try MockResponse.text("hello").failing(after: 1_000, with: URLError(.networkConnectionLost)).validated()
         ) {
             XCTAssertEqual(
                 ($0 as? MockNetworkError)?.description,
@@ -100,13 +100,13 @@ final class StreamLimitsTests: XCTestCase {
                     + "Give at most 5 (the whole body, then the failure), or a longer body.")
         }
         // The whole body, then the failure, is allowed.
-        XCTAssertNoThrow(try MockResponse.text("hello").failing(after: 5, with: URLError(.networkConnectionLost)))
+        XCTAssertNoThrow(MockResponse.text("hello").failing(after: 5, with: URLError(.networkConnectionLost)))
     }
 
     func testASlowRateBuildsNoPiecesUpFrontAndStallsNoOtherRegistry() async throws {
         // 20 MB at one byte a second: 20 million pieces, were they built when the stream starts.
         let slow = MockRegistry()
-        slow.register(.url(address)) { _ in try .data(Data(count: 20_000_000)).throttled(bytesPerSecond: 1) }
+        slow.register(.url(address)) { _ in .data(Data(count: 20_000_000)).throttled(bytesPerSecond: 1) }
         let recorder = EventRecorder()
         let session = URLSession(configuration: slow.configuration, delegate: recorder, delegateQueue: nil)
         let task = session.dataTask(with: try url(address))
@@ -116,7 +116,7 @@ final class StreamLimitsTests: XCTestCase {
             session.finishTasksAndInvalidate()
         }
         let other = MockRegistry()
-        other.register("https://api.example.com/quick", answer: try .text("quick"))
+        other.register("https://api.example.com/quick", answer: .text("quick"))
         let started = DispatchTime.now().uptimeNanoseconds
         let (data, _) = try await other.session.data(from: try url("https://api.example.com/quick"))
         XCTAssertEqual(String(decoding: data, as: UTF8.self), "quick")
@@ -127,9 +127,9 @@ final class StreamLimitsTests: XCTestCase {
     func testAHundredThousandPiecesDueAtOnceLetOtherRequestsIn() async throws {
         let streaming = MockRegistry()
         let pieces = (0..<100_000).map { _ in "x" }
-        streaming.register(.url(address)) { _ in try .streamed(pieces, every: .zero) }
+        streaming.register(.url(address)) { _ in .streamed(pieces, every: .zero) }
         let other = MockRegistry()
-        other.register("https://api.example.com/quick", answer: try .text("quick"))
+        other.register("https://api.example.com/quick", answer: .text("quick"))
         let firstPiece = expectation(description: "first piece")
         let recorder = EventRecorder()
         let once = Shared(false)

@@ -44,7 +44,7 @@ final class StreamsReadmeTests: MockNetworkTestCase {
     let user = #"{"name": "Ada"}"#
 
     func testAHandlerUsesTheTestsFixtureThroughACaptureList() async throws {
-        register("https://api.example.com/user") { [user] _ in try .json(user) }
+        register("https://api.example.com/user") { [user] _ in .json(user) }
 
         let (data, _) = try await session.data(from: try url("https://api.example.com/user"))
 
@@ -58,20 +58,20 @@ final class StreamsReadmeTests: MockNetworkTestCase {
         let large = Data(count: 4_096)
 
         // README: Streams and time
-        mocks.register("https://api.example.com/user") { _ in try .json(await store.user()) }
+        mocks.register("https://api.example.com/user") { _ in .json(await store.user()) }
         mocks.register("https://api.example.com/v1/chat") { _ in
-            try .events(
+            .events(
                 [.init(data: #"{"delta":"Hel"}"#), .init(data: #"{"delta":"lo"}"#), .init(event: "done", data: "")],
                 every: .milliseconds(50))
         }
         mocks.register("https://api.example.com/export") { _ in
-            try .streamed([header, row1, row2], every: .milliseconds(20))
+            .streamed([header, row1, row2], every: .milliseconds(20))
         }
         mocks.register("https://api.example.com/video") { _ in
-            try MockResponse.data(video).throttled(bytesPerSecond: 64_000)
+            MockResponse.data(video).throttled(bytesPerSecond: 64_000)
         }
         mocks.register("https://api.example.com/large") { _ in
-            try MockResponse.data(large).failing(after: 1_024, with: URLError(.networkConnectionLost))
+            MockResponse.data(large).failing(after: 1_024, with: URLError(.networkConnectionLost))
         }
         // (end of snippet)
 
@@ -93,7 +93,7 @@ final class StreamsReadmeTests: MockNetworkTestCase {
     func testTheReadmesEventsLineAnswers() async throws {
         // README: Streams and time (the article has the longer form above)
         mocks.register("https://api.example.com/v1/chat") { _ in
-            try .events([.init(data: #"{"delta":"Hel"}"#), .init(data: #"{"delta":"lo"}"#)], every: .milliseconds(50))
+            .events([.init(data: #"{"delta":"Hel"}"#), .init(data: #"{"delta":"lo"}"#)], every: .milliseconds(50))
         }
         // (end of snippet)
         let chat = try await session.data(from: try url("https://api.example.com/v1/chat")).0
@@ -110,7 +110,7 @@ final class StreamsReadmeTests: MockNetworkTestCase {
         let load = Task { try await model.load() }
         try await gate.arrived()  // the request reached MockNetwork
         XCTAssertTrue(model.isLoading)  // no sleep
-        gate.release(with: try .json(#"["a", "b"]"#))
+        gate.release(with: .json(#"["a", "b"]"#))
         try await load.value
         XCTAssertFalse(model.isLoading)
         XCTAssertEqual(model.items, ["a", "b"])
@@ -120,7 +120,7 @@ final class StreamsReadmeTests: MockNetworkTestCase {
     @MainActor
     func testTheNextRequestSnippetSeesAFireAndForgetRequest() async throws {
         let model = FeedModel(session: session)
-        register("https://api.example.com/analytics", method: "POST") { _ in try .status(202) }
+        register("https://api.example.com/analytics", method: "POST") { _ in .status(202) }
 
         // README: nextRequest
         model.trackOpen()  // fires a POST and does not wait for it

@@ -11,8 +11,8 @@ import XCTest
 final class BundleModuleFixtureTests: XCTestCase {
     func testFixtureWithoutExtensionIsFoundInTheFixturesFolderOfBundleModule() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/user") { _ in try .fixture("user", in: .module) }
-        mocks.register("https://api.example.com/breeds") { _ in try .fixture("breeds.json", in: .module) }
+        mocks.register("https://api.example.com/user") { _ in .fixture("user", in: .module) }
+        mocks.register("https://api.example.com/breeds") { _ in .fixture("breeds.json", in: .module) }
 
         let (user, userResponse) = try await mocks.session.data(from: try url("https://api.example.com/user"))
         let (breeds, _) = try await mocks.session.data(from: try url("https://api.example.com/breeds"))
@@ -23,7 +23,7 @@ final class BundleModuleFixtureTests: XCTestCase {
     }
 
     func testMissingFixtureInBundleModuleNamesTheBundlePath() {
-        XCTAssertThrowsError(try MockResponse.fixture("no-such-file", in: .module)) { error in
+        XCTAssertThrowsError(try MockResponse.fixture("no-such-file", in: .module).validated()) { error in
             XCTAssertEqual(
                 MockNetworkError(error), .missingFixture(name: "no-such-file", bundle: Bundle.module.bundleURL.path))
         }

@@ -27,7 +27,7 @@ final class FixtureTests: XCTestCase {
     private func text(_ response: MockResponse) -> String { String(decoding: response.body, as: UTF8.self) }
 
     func testNameWithoutExtensionIsReadAsJSON() throws {
-        let response = try MockResponse.fixture("user", in: try bundle())
+        let response = MockResponse.fixture("user", in: try bundle())
         XCTAssertEqual(text(response), user)
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.headers, ["Content-Type": "application/json"])
@@ -35,20 +35,20 @@ final class FixtureTests: XCTestCase {
 
     func testFixtureIsFoundUnderAFixturesFolder() throws {
         let bundle = try bundle()
-        XCTAssertEqual(text(try .fixture("breeds", in: bundle)), breeds)
-        XCTAssertEqual(text(try .fixture("breeds.json", in: bundle)), breeds)
-        XCTAssertEqual(text(try .fixture("Fixtures/breeds.json", in: bundle)), breeds)
-        XCTAssertEqual(text(try .fixture("nested/list", in: bundle)), "[1,2]")
-        XCTAssertEqual(text(try .fixture("Fixtures/nested/list", in: bundle)), "[1,2]")
+        XCTAssertEqual(text(.fixture("breeds", in: bundle)), breeds)
+        XCTAssertEqual(text(.fixture("breeds.json", in: bundle)), breeds)
+        XCTAssertEqual(text(.fixture("Fixtures/breeds.json", in: bundle)), breeds)
+        XCTAssertEqual(text(.fixture("nested/list", in: bundle)), "[1,2]")
+        XCTAssertEqual(text(.fixture("Fixtures/nested/list", in: bundle)), "[1,2]")
     }
 
     func testContentTypeFollowsTheExtensionUnlessGiven() throws {
         let bundle = try bundle()
         XCTAssertEqual(
-            try MockResponse.fixture("notes.txt", in: bundle).headers["Content-Type"], "text/plain; charset=utf-8")
+            MockResponse.fixture("notes.txt", in: bundle).headers["Content-Type"], "text/plain; charset=utf-8")
         XCTAssertEqual(
-            try MockResponse.fixture("page.html", in: bundle).headers["Content-Type"], "text/html; charset=utf-8")
-        let custom = try MockResponse.fixture(
+            MockResponse.fixture("page.html", in: bundle).headers["Content-Type"], "text/html; charset=utf-8")
+        let custom = MockResponse.fixture(
             "user", in: bundle, status: 201, headers: ["content-type": "application/vnd.api+json", "ETag": "\"v1\""])
         XCTAssertEqual(custom.status, 201)
         XCTAssertEqual(custom.headers, ["content-type": "application/vnd.api+json", "ETag": "\"v1\""])
@@ -56,7 +56,7 @@ final class FixtureTests: XCTestCase {
 
     func testMissingFixtureThrowsNamingTheBundleAndTheFile() throws {
         let bundle = try bundle()
-        XCTAssertThrowsError(try MockResponse.fixture("missing", in: bundle)) { error in
+        XCTAssertThrowsError(try MockResponse.fixture("missing", in: bundle).validated()) { error in
             XCTAssertEqual(MockNetworkError(error), .missingFixture(name: "missing", bundle: bundle.bundleURL.path))
             XCTAssertEqual(
                 "\(error)",
@@ -64,7 +64,7 @@ final class FixtureTests: XCTestCase {
                     + "target's resources (e.g. resources: [.copy(\"Fixtures\")]) and name it as it is in the bundle; "
                     + "without an extension, .json is assumed.")
         }
-        XCTAssertThrowsError(try MockResponse.fixture("user.xml", in: bundle)) { error in
+        XCTAssertThrowsError(try MockResponse.fixture("user.xml", in: bundle).validated()) { error in
             XCTAssertEqual(MockNetworkError(error), .missingFixture(name: "user.xml", bundle: bundle.bundleURL.path))
         }
     }
@@ -72,7 +72,7 @@ final class FixtureTests: XCTestCase {
     func testFixtureServedByAHandlerAnswersTheRequest() async throws {
         let mocks = MockRegistry()
         let bundle = try bundle()
-        mocks.register("https://api.example.com/breeds") { _ in try .fixture("breeds", in: bundle) }
+        mocks.register("https://api.example.com/breeds") { _ in .fixture("breeds", in: bundle) }
 
         let reply = try await send(mocks.session, "GET", "https://api.example.com/breeds")
         XCTAssertEqual(reply.status, 200)
@@ -83,7 +83,7 @@ final class FixtureTests: XCTestCase {
     func testMissingFixtureInAHandlerFailsTheRequestAndTheTestAtTheRegistration() async throws {
         let mocks = MockRegistry()
         let bundle = try bundle()
-        mocks.register("https://api.example.com/cats") { _ in try .fixture("cats", in: bundle) }
+        mocks.register("https://api.example.com/cats") { _ in .fixture("cats", in: bundle) }
         let registeredAt = #line - 1
 
         let error = await thrownError { try await send(mocks.session, "GET", "https://api.example.com/cats") }

@@ -19,7 +19,7 @@ struct AsyncHandlerTraitTests {
                 mocks.register("https://api.example.com/orders") { request in
                     await Task.yield()
                     #expect(request.httpMethod == "POST", "orders are created with POST (async)")
-                    return try .status(201)
+                    return .status(201)
                 }
                 _ = try await mocks.session.data(from: try #require(URL(string: "https://api.example.com/orders")))
             }
@@ -30,12 +30,12 @@ struct AsyncHandlerTraitTests {
 
     @Test(.mockNetwork) func anAsyncHandlerSeesTheTestsRegistry() async throws {
         let mocks = MockRegistry.current
-        mocks.register("https://api.example.com/token") { _ in try .text("t") }
+        mocks.register("https://api.example.com/token") { _ in .text("t") }
         mocks.register("https://api.example.com/me") { _ in
             // `MockRegistry.current` inside the handler is this test's: a nested request reaches it.
             let (token, _) = try await MockRegistry.current.session.data(
                 from: URL(string: "https://api.example.com/token")!)
-            return try .text("me with " + String(decoding: token, as: UTF8.self))
+            return .text("me with " + String(decoding: token, as: UTF8.self))
         }
 
         let (data, _) = try await mocks.session.data(from: try #require(URL(string: "https://api.example.com/me")))
@@ -51,7 +51,7 @@ struct AsyncHandlerTraitTests {
 
         let arrived = try await gate.arrived()
         #expect(arrived.url.path == "/feed")
-        gate.release(with: try .json("[]"))
+        gate.release(with: .json("[]"))
 
         let (data, _) = try await load.value
         #expect(String(decoding: data, as: UTF8.self) == "[]")

@@ -10,8 +10,8 @@ import Testing
 /// The suite's defaults, kept in one place as a user would.
 enum FlagsAPI {
     @Sendable static func defaults(_ mocks: MockRegistry) {
-        mocks.register("https://api.example.com/flags") { _ in try .json(#"{"beta": false}"#) }
-        mocks.register(.host("api.example.com", path: "/v1/*")) { _ in try .status(404) }
+        mocks.register("https://api.example.com/flags") { _ in .json(#"{"beta": false}"#) }
+        mocks.register(.host("api.example.com", path: "/v1/*")) { _ in .status(404) }
     }
 }
 
@@ -33,7 +33,7 @@ struct DefaultsTraitTests {
     @Test(arguments: [true, false])
     func aTestsOwnHandlerWinsForItsRequestInEachCase(beta: Bool) async throws {
         let mocks = MockRegistry.current
-        mocks.register("https://api.example.com/flags") { _ in try .json(#"{"beta": \#(beta)}"#) }
+        mocks.register("https://api.example.com/flags") { _ in .json(#"{"beta": \#(beta)}"#) }
         #expect(try await text(mocks, "https://api.example.com/flags") == (200, #"{"beta": \#(beta)}"#))
         #expect(try await text(mocks, "https://api.example.com/v1/users/7").0 == 404, "the other defaults stay")
     }
@@ -42,8 +42,8 @@ struct DefaultsTraitTests {
     /// registered again is the test trait's); the innermost gives the registry, with both sets.
     @Test(
         .mockNetwork(requiringEveryHandlerCalled: true) { mocks in
-            mocks.register("https://api.example.com/v1/users/7") { _ in try .json(#"{"name": "Ada"}"#) }
-            mocks.register(.host("api.example.com", path: "/v1/*")) { _ in try .status(410) }
+            mocks.register("https://api.example.com/v1/users/7") { _ in .json(#"{"name": "Ada"}"#) }
+            mocks.register(.host("api.example.com", path: "/v1/*")) { _ in .status(410) }
         })
     func aTestsTraitAddsDefaultsToTheSuites() async throws {
         let mocks = MockRegistry.current
@@ -63,7 +63,7 @@ struct DefaultsTraitFailureTests {
         let test = try #require(Test.current)
         let reached = Shared("")
         let trait = MockNetworkTrait.mockNetwork { mocks in
-            mocks.register("https://api.example.com/before") { _ in try .text("registered before the throw") }
+            mocks.register("https://api.example.com/before") { _ in .text("registered before the throw") }
             throw Missing()
         }
         try await withKnownIssue {
@@ -87,7 +87,7 @@ struct DefaultsTraitFailureTests {
 /// test's registry: they run inside the trait's scope.
 @Suite(
     .mockNetwork(defaults: { _ in
-        MockRegistry.current.register("https://api.example.com/current", answer: try .text("from current"))
+        MockRegistry.current.register("https://api.example.com/current", answer: .text("from current"))
     }))
 struct DefaultsReadingCurrentTests {
     @Test func defaultsThatReadCurrentRegisterOnTheTestsRegistry() async throws {

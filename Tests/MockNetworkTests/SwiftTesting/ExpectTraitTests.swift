@@ -12,7 +12,7 @@ import Testing
 struct ExpectTraitTests {
     @Test(.mockNetwork) func aMetExpectationRecordsNothing() async throws {
         let mocks = MockRegistry.current
-        mocks.register("https://api.example.com/ping") { _ in try .status(204) }
+        mocks.register("https://api.example.com/ping") { _ in .status(204) }
         _ = try await mocks.session.data(from: try #require(URL(string: "https://api.example.com/ping")))
 
         mocks.expect(.url("https://api.example.com/ping"), count: .exactly(1))
@@ -25,7 +25,7 @@ struct ExpectTraitTests {
         try await withKnownIssue {
             try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
                 let mocks = MockRegistry.current
-                mocks.register("https://api.example.com/ping") { _ in try .status(204) }
+                mocks.register("https://api.example.com/ping") { _ in .status(204) }
                 _ = try await mocks.session.data(from: try #require(URL(string: "https://api.example.com/ping")))
                 line.update { $0 = #line + 1 }
                 mocks.expect(.url("https://api.example.com/ping").method("POST"), count: .atLeast(1))
@@ -48,7 +48,7 @@ struct ExpectTraitTests {
             try await MockNetworkTrait.mockNetwork(requiringEveryHandlerCalled: true).provideScope(
                 for: test, testCase: nil
             ) {
-                MockRegistry.current.register("https://api.example.com/never") { _ in try .status(204) }
+                MockRegistry.current.register("https://api.example.com/never") { _ in .status(204) }
             }
         } matching: { issue in
             issue.messages.first?.hasPrefix(

@@ -15,7 +15,7 @@ import Testing
 
     @Test func unmatchedRequestIsReportedWithNearestMatchAndFix() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/users") { _ in try .status(200) }
+        mocks.register("https://api.example.com/users") { _ in .status(200) }
         try await get("https://api.example.com/users/", from: mocks)
         withKnownIssue {
             mocks.verify()
@@ -50,7 +50,7 @@ import Testing
     @Test func unmetExpectedCallCountNamesURLExpectedAndActual() async throws {
         let mocks = MockRegistry()
         let line = #line + 1
-        mocks.register("https://api.example.com/token", method: "POST", expectedCalls: 2) { _ in try .status(200) }
+        mocks.register("https://api.example.com/token", method: "POST", expectedCalls: 2) { _ in .status(200) }
         var request = URLRequest(url: try #require(URL(string: "https://api.example.com/token")))
         request.httpMethod = "POST"
         _ = try await mocks.session.data(for: request)
@@ -66,7 +66,7 @@ import Testing
 
     @Test func requestStillInFlightAtTheEndIsReported() async throws {
         let mocks = MockRegistry()
-        mocks.register("https://api.example.com/slow") { _ in try MockResponse.status(200).delayed(by: 30) }
+        mocks.register("https://api.example.com/slow") { _ in MockResponse.status(200).delayed(by: 30) }
         let pending = Task {
             try await mocks.session.data(from: try #require(URL(string: "https://api.example.com/slow")))
         }
@@ -87,7 +87,7 @@ import Testing
     @Test func invalidStatusIsReportedAtTheRegistration() async throws {
         let mocks = MockRegistry()
         let line = #line + 1
-        mocks.register("https://api.example.com/bad") { _ in try .status(1000) }
+        mocks.register("https://api.example.com/bad") { _ in .status(1000) }
         try await get("https://api.example.com/bad", from: mocks)
         withKnownIssue {
             mocks.verify()

@@ -20,7 +20,7 @@ struct HandlerIssueTests {
                 let mocks = MockRegistry.current
                 mocks.register("https://api.example.com/orders") { request in
                     #expect(request.httpMethod == "POST", "orders are created with POST")
-                    return try .status(201)
+                    return .status(201)
                 }
                 _ = try await mocks.session.data(from: try #require(URL(string: "https://api.example.com/orders")))
             }
@@ -33,7 +33,7 @@ struct HandlerIssueTests {
         let mocks = MockRegistry.current
         mocks.register("https://api.example.com/me") { request in
             #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer t")
-            return try .json(#"{"id": 1}"#)
+            return .json(#"{"id": 1}"#)
         }
         var request = URLRequest(url: try #require(URL(string: "https://api.example.com/me")))
         request.setValue("Bearer t", forHTTPHeaderField: "Authorization")

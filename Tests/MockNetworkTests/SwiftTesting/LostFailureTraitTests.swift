@@ -20,7 +20,7 @@ import Testing
     static func registerSlow(_ mocks: MockRegistry) {
         mocks.register(.url(slow)) { _ in
             Thread.sleep(forTimeInterval: 10)
-            return try .status(204)
+            return .status(204)
         }
     }
 
@@ -71,7 +71,7 @@ import Testing
                 let configuration = URLSessionConfiguration.ephemeral
                 configuration.protocolClasses = [MockURLProtocol.self]
                 let tutorial = URLSession(configuration: configuration)
-                MockURLProtocol.registry.register("https://api.example.com/wired-trait") { _ in try .text("wired") }
+                MockURLProtocol.registry.register("https://api.example.com/wired-trait") { _ in .text("wired") }
                 let (data, _) = try await tutorial.data(
                     from: try #require(URL(string: "https://api.example.com/wired-trait")))
                 #expect(String(decoding: data, as: UTF8.self) == "wired")

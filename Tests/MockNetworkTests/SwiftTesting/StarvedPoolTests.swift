@@ -31,7 +31,7 @@ struct StarvedPoolTests {
             seen.update {
                 $0.append((delay, MockRegistry.current === mocks, Test.current?.name == testName))
             }
-            return try .text(request.url?.query ?? "")
+            return .text(request.url?.query ?? "")
         }
         for call in 0..<3 {
             let done = DispatchSemaphore(value: 0)

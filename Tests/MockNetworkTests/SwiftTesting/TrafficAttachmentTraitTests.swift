@@ -59,7 +59,7 @@
                 try await swallow.provideScope(for: test, testCase: nil) {
                     try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
                         let mocks = MockRegistry.current
-                        mocks.register("https://api.example.com/user") { _ in try .json(#"{"name": "Ada"}"#) }
+                        mocks.register("https://api.example.com/user") { _ in .json(#"{"name": "Ada"}"#) }
                         try await Self.get(mocks, "https://api.example.com/user")
                         #expect(Bool(false), "the test's own check fails")
                     }
@@ -73,7 +73,7 @@
 
         @Test func aTestThatFailsAnExpectationGetsItsTrafficAttached() async throws {
             let (attached, issues) = try await attachments { mocks in
-                mocks.register("https://api.example.com/user") { _ in try .json(#"{"name": "Ada"}"#) }
+                mocks.register("https://api.example.com/user") { _ in .json(#"{"name": "Ada"}"#) }
                 try await Self.get(mocks, "https://api.example.com/user")
                 #expect(Bool(false), "the test's own check fails")
             }
@@ -98,7 +98,7 @@
         @Test func aTestThatThrowsGetsItsTrafficAttached() async throws {
             struct Failed: Error {}
             let (attached, issues) = try await attachments { mocks in
-                mocks.register("https://api.example.com/user") { _ in try .status(204) }
+                mocks.register("https://api.example.com/user") { _ in .status(204) }
                 try await Self.get(mocks, "https://api.example.com/user")
                 throw Failed()
             }
@@ -108,7 +108,7 @@
 
         @Test func aPassingTestGetsNone() async throws {
             let (attached, issues) = try await attachments { mocks in
-                mocks.register("https://api.example.com/user") { _ in try .status(204) }
+                mocks.register("https://api.example.com/user") { _ in .status(204) }
                 try await Self.get(mocks, "https://api.example.com/user")
             }
             #expect(issues == 0)
@@ -132,7 +132,7 @@
         /// A known issue inside the test does not fail it: no attachment.
         @Test func aKnownIssueInsideTheTestIsNoFailure() async throws {
             let (attached, issues) = try await attachments { mocks in
-                mocks.register("https://api.example.com/user") { _ in try .status(204) }
+                mocks.register("https://api.example.com/user") { _ in .status(204) }
                 try await Self.get(mocks, "https://api.example.com/user")
                 withKnownIssue { #expect(Bool(false)) }
             }
@@ -143,7 +143,7 @@
         @Test func aTestThatTurnsItOffGetsNone() async throws {
             let (attached, issues) = try await attachments { mocks in
                 mocks.attachesTrafficOnFailure = false
-                mocks.register("https://api.example.com/user") { _ in try .status(204) }
+                mocks.register("https://api.example.com/user") { _ in .status(204) }
                 try await Self.get(mocks, "https://api.example.com/user")
                 #expect(Bool(false))
             }

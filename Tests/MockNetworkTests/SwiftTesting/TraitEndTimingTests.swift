@@ -33,7 +33,7 @@ extension TimingSensitive {
             let url = try #require(URL(string: address))
             try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
                 let mocks = MockRegistry.current
-                mocks.register(.url(address)) { _ in try .text("ok") }
+                mocks.register(.url(address)) { _ in .text("ok") }
                 let (data, _) = try await mocks.session.data(from: url)
                 #expect(String(decoding: data, as: UTF8.self) == "ok")
                 bodyEnded.update { $0 = DispatchTime.now().uptimeNanoseconds }

@@ -20,7 +20,7 @@ struct TraitTests {
         let mocks = MockRegistry.current
         #expect(seenRegistries.insert(ObjectIdentifier(mocks.protocolClass)))
         mocks.register("https://api.example.com/feed") { request in
-            try .json(#"{"items": ["a", "b"], "auth": "\#(request.value(forHTTPHeaderField: "Authorization") ?? "")"}"#)
+            .json(#"{"items": ["a", "b"], "auth": "\#(request.value(forHTTPHeaderField: "Authorization") ?? "")"}"#)
         }
         var request = URLRequest(url: try #require(URL(string: "https://api.example.com/feed")))
         request.setValue("Bearer t", forHTTPHeaderField: "Authorization")
@@ -58,7 +58,7 @@ struct ParallelIsolationTests {
         let mocks = MockRegistry.current
         #expect(seenRegistries.insert(ObjectIdentifier(mocks.protocolClass)))
         for path in Self.paths {
-            mocks.register("https://api.example.com/\(path)") { _ in try .text("case \(index) \(path)") }
+            mocks.register("https://api.example.com/\(path)") { _ in .text("case \(index) \(path)") }
         }
         for round in 0..<5 {
             for path in Self.paths.shuffled() {

@@ -13,14 +13,14 @@ import XCTest
 // README: Defaults every test starts with
 class APITestCase: MockNetworkTestCase {
     override func registerDefaults(in mocks: MockRegistry) throws {
-        mocks.register("https://api.example.com/flags") { _ in try .json(#"{"beta": false}"#) }
-        mocks.register(.host("api.example.com", path: "/v1/*")) { _ in try .status(404) }
+        mocks.register("https://api.example.com/flags") { _ in .json(#"{"beta": false}"#) }
+        mocks.register(.host("api.example.com", path: "/v1/*")) { _ in .status(404) }
     }
 }
 
 final class BannerTests: APITestCase {
     func testBetaBanner() async throws {
-        register("https://api.example.com/flags") { _ in try .json(#"{"beta": true}"#) }  // this test only
+        register("https://api.example.com/flags") { _ in .json(#"{"beta": true}"#) }  // this test only
         let (data, _) = try await session.data(from: URL(string: "https://api.example.com/flags")!)
         XCTAssertEqual(String(decoding: data, as: UTF8.self), #"{"beta": true}"#)
     }
@@ -30,7 +30,7 @@ final class BannerTests: APITestCase {
 // README: Defaults every test starts with (Swift Testing)
 enum APIMocks {
     @Sendable static func defaults(_ mocks: MockRegistry) {
-        mocks.register("https://api.example.com/flags") { _ in try .json(#"{"beta": false}"#) }
+        mocks.register("https://api.example.com/flags") { _ in .json(#"{"beta": false}"#) }
     }
 }
 
@@ -56,7 +56,7 @@ final class BannerDefaultsTests: APITestCase {
         let mocks = MockRegistry()
         // README: Defaults every test starts with (a base class of your own)
         mocks.registerDefaults { mocks in
-            mocks.register("https://api.example.com/flags") { _ in try .json(#"{"beta": false}"#) }
+            mocks.register("https://api.example.com/flags") { _ in .json(#"{"beta": false}"#) }
         }
         // (end of snippet)
         let reply = try await send(mocks.session, "GET", "https://api.example.com/flags")

@@ -10,8 +10,8 @@ import XCTest
 /// A suite's base class with defaults, as a user would write it.
 class FlagsAPITestCase: FailureCapturingTestCase {
     override func registerDefaults(in mocks: MockRegistry) throws {
-        mocks.register("https://api.example.com/flags") { _ in try .json(#"{"beta": false}"#) }
-        mocks.register(.host("api.example.com", path: "/v1/*")) { _ in try .status(404) }
+        mocks.register("https://api.example.com/flags") { _ in .json(#"{"beta": false}"#) }
+        mocks.register(.host("api.example.com", path: "/v1/*")) { _ in .status(404) }
     }
 }
 
@@ -21,7 +21,7 @@ final class DefaultsTestCaseTests: FlagsAPITestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
         if name.contains("testAHandlerFromSetUpWithErrorWins") {
-            register("https://api.example.com/flags") { _ in try .json(#"{"beta": "from setUpWithError"}"#) }
+            register("https://api.example.com/flags") { _ in .json(#"{"beta": "from setUpWithError"}"#) }
         }
     }
 
@@ -33,7 +33,7 @@ final class DefaultsTestCaseTests: FlagsAPITestCase {
     }
 
     func testATestsOwnHandlerWinsForItsRequest() async throws {
-        register("https://api.example.com/flags") { _ in try .json(#"{"beta": true}"#) }
+        register("https://api.example.com/flags") { _ in .json(#"{"beta": true}"#) }
         let flags = try await send(session, "GET", "https://api.example.com/flags")
         let missing = try await send(session, "GET", "https://api.example.com/v1/users/7")
         XCTAssertEqual(flags.text, #"{"beta": true}"#)
@@ -53,7 +53,7 @@ final class ThrowingDefaultsTestCaseTests: FailureCapturingTestCase {
     }
 
     override func registerDefaults(in mocks: MockRegistry) throws {
-        mocks.register("https://api.example.com/before") { _ in try .text("registered before the throw") }
+        mocks.register("https://api.example.com/before") { _ in .text("registered before the throw") }
         throw Missing()
     }
 

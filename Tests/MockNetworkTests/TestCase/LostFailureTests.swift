@@ -13,7 +13,7 @@ final class EarlySetUpTests: MockNetworkTestCase {
 
     override func setUp() async throws {
         try await super.setUp()
-        register("https://api.example.com/early") { _ in try .text("registered in setUp() async") }
+        register("https://api.example.com/early") { _ in .text("registered in setUp() async") }
     }
 
     override func setUpWithError() throws {
@@ -59,16 +59,16 @@ final class LostFailureTests: FailureCapturingTestCase {
 
     func testUnmetExpectedCallsPointAtTheRegistration() async throws {
         registrationLine = #line + 1
-        register("https://api.example.com/token", expectedCalls: 2) { _ in try .status(200) }
+        register("https://api.example.com/token", expectedCalls: 2) { _ in .status(200) }
         _ = try await send(session, "GET", "https://api.example.com/token")
         expectFailures = ["MockNetwork: expected 2 calls to https://api.example.com/token, got 1."]
         expectLines = [registrationLine]
     }
 
     func testUnmatchedRequestPointsAtTheNearestRegistration() async throws {
-        register("https://api.example.com/other") { _ in try .status(200) }
+        register("https://api.example.com/other") { _ in .status(200) }
         registrationLine = #line + 1
-        register("https://api.example.com/users") { _ in try .status(200) }
+        register("https://api.example.com/users") { _ in .status(200) }
         _ = await thrownError { try await send(session, "GET", "https://api.example.com/users/") }
         expectFailures = ["MockNetwork: no handler for GET https://api.example.com/users/."]
         expectLines = [registrationLine]
@@ -80,7 +80,7 @@ final class LostFailureTests: FailureCapturingTestCase {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [MockURLProtocol.self]
         let tutorial = URLSession(configuration: configuration)
-        MockURLProtocol.registry.register("https://api.example.com/wired") { _ in try .text("wired") }
+        MockURLProtocol.registry.register("https://api.example.com/wired") { _ in .text("wired") }
         let wired = try await send(tutorial, "GET", "https://api.example.com/wired")
         XCTAssertEqual(wired.text, "wired")
         let error = await thrownError { try await send(tutorial, "GET", "https://api.example.com/unwired") }
@@ -111,7 +111,7 @@ final class LostFailureTests: FailureCapturingTestCase {
 
     func testUnencodableJSONFailsAtTheRegistration() async throws {
         registrationLine = #line + 1
-        register("https://api.example.com/reading") { _ in try .json(SensorReading(value: .nan)) }
+        register("https://api.example.com/reading") { _ in .json(SensorReading(value: .nan)) }
         let error = await thrownError { try await send(session, "GET", "https://api.example.com/reading") }
         guard case .unencodableJSON(let type, _) = MockNetworkError(try XCTUnwrap(error)) else {
             return XCTFail("expected MockNetworkError.unencodableJSON, got \(String(describing: error))")
@@ -123,7 +123,7 @@ final class LostFailureTests: FailureCapturingTestCase {
 
     func testInvalidJSONBodyRuleFailsAtTheRegistration() {
         registrationLine = #line + 1
-        register(.url("https://api.example.com/login").jsonBody("{user: 'ada'}")) { _ in try .status(200) }
+        register(.url("https://api.example.com/login").jsonBody("{user: 'ada'}")) { _ in .status(200) }
         XCTAssertEqual(mocks.registered, [])
         expectFailures = [
             #"MockNetwork: .jsonBody("{user: 'ada'}") is not valid JSON, so no request can match it and nothing was registered."#
@@ -159,12 +159,12 @@ final class LostFailureTests: FailureCapturingTestCase {
 
     func testMockResponseRejectsInterimStatuses() {
         for code in [100, 101, 103, 199] {
-            XCTAssertThrowsError(try MockResponse.status(code)) { error in
+            XCTAssertThrowsError(try MockResponse.status(code).validated()) { error in
                 XCTAssertEqual(error as? MockNetworkError, .invalidStatusCode(code))
             }
         }
-        XCTAssertEqual(try MockResponse.status(200).status, 200)
-        XCTAssertEqual(try MockResponse.status(599).status, 599)
+        XCTAssertEqual(MockResponse.status(200).status, 200)
+        XCTAssertEqual(MockResponse.status(599).status, 599)
     }
 
     // MARK: Expecting a failure (8)
@@ -180,8 +180,8 @@ final class LostFailureTests: FailureCapturingTestCase {
     // MARK: Messages (9)
 
     func testRedirectLoopNamesWhereTheChainStarted() async throws {
-        register("https://api.example.com/loop/a") { _ in try .redirect(to: "https://api.example.com/loop/b") }
-        register("https://api.example.com/loop/b") { _ in try .redirect(to: "https://api.example.com/loop/a") }
+        register("https://api.example.com/loop/a") { _ in .redirect(to: "https://api.example.com/loop/b") }
+        register("https://api.example.com/loop/b") { _ in .redirect(to: "https://api.example.com/loop/a") }
         let error = await thrownError { try await send(session, "GET", "https://api.example.com/loop/a") }
         XCTAssertEqual(
             (error as? URLError)?.localizedDescription,
@@ -216,7 +216,7 @@ final class LostFailureTests: FailureCapturingTestCase {
 
     func testHandlersKeyedByURLAndTutorialHandlersWithARequestMatch() async throws {
         let profile = try url("https://api.example.com/profile")
-        register(.url(profile)) { _ in try .text("by URL") }
+        register(.url(profile)) { _ in .text("by URL") }
         register(.url(try url("https://api.example.com/legacy")), method: "POST") { request in
             (
                 HTTPURLResponse(url: request.url!, statusCode: 201, httpVersion: nil, headerFields: nil)!,

@@ -75,13 +75,13 @@ final class RegistrationSurfaceTests: MockNetworkTestCase {
         let tuple: MockHandler = { request in
             (HTTPURLResponse(url: request.url!, statusCode: 201, httpVersion: nil, headerFields: nil)!, Data("t".utf8))
         }
-        register(text, method: "GET") { _ in try .text("text") }
+        register(text, method: "GET") { _ in .text("text") }
         register(failing) { _ in throw URLError(.cannotParseResponse) }
         register(try url("https://api.example.com/tuple"), tuple)
         mocks.register(Substring("https://api.example.com/users/{id}")) { _, parameters in
-            try .text(parameters["id"] ?? "")
+            .text(parameters["id"] ?? "")
         }
-        register(try url("https://api.example.com/answer"), answer: try .status(204))
+        register(try url("https://api.example.com/answer"), answer: .status(204))
 
         let first = try await send(session, "GET", text)
         let created = try await send(session, "GET", "https://api.example.com/tuple")
@@ -98,9 +98,9 @@ final class RegistrationSurfaceTests: MockNetworkTestCase {
     /// The two forms a new user reached for on the base class and did not find.
     func testATemplateHandlerAndASequenceRegisterOnTheBaseClass() async throws {
         register("https://api.example.com/users/{id}") { _, parameters in
-            try .text("user \(parameters["id"] ?? "?")")
+            .text("user \(parameters["id"] ?? "?")")
         }
-        try register(.url("https://api.example.com/feed"), sequence: [.status(503), .json(#"{"items": []}"#)])
+        register(.url("https://api.example.com/feed"), sequence: [.status(503), .json(#"{"items": []}"#)])
 
         let user = try await send(session, "GET", "https://api.example.com/users/7")
         let first = try await send(session, "GET", "https://api.example.com/feed")

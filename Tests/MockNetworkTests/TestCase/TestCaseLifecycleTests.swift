@@ -46,7 +46,7 @@ final class TestCaseLifecycleTests: FailureCapturingTestCase {
         super.setUp()
         setUpRan = true
         // A subclass can register in its own setUp, after super.
-        register("https://api.example.com/from-setup") { _ in try .text("set up") }
+        register("https://api.example.com/from-setup") { _ in .text("set up") }
     }
 
     override func tearDown() {
@@ -83,7 +83,7 @@ final class TestCaseLifecycleTests: FailureCapturingTestCase {
     func testAsyncTestUsesTheRegistry() async throws {
         register("https://api.example.com/async") { request in
             XCTAssertEqual(request.httpMethod, "GET")
-            return try .json(#"{"ok":true}"#)
+            return .json(#"{"ok":true}"#)
         }
         let (data, response) = try await session.data(from: try url("https://api.example.com/async"))
         XCTAssertEqual(try status(response), 200)
@@ -106,7 +106,7 @@ final class FreshRegistryPerTestTests: MockNetworkTestCase {
 
     private func check() {
         XCTAssertEqual(mocks.registered, [])
-        register("https://api.example.com/leak") { _ in try .status(200) }
+        register("https://api.example.com/leak") { _ in .status(200) }
         let id = ObjectIdentifier(mocks.protocolClass)
         let seenBefore = Self.seen.value
         XCTAssertFalse(seenBefore.contains(id))
@@ -129,7 +129,7 @@ final class OwnBaseClassTests: XCTestCase {
     }
 
     func testRegistryWithoutSubclassing() async throws {
-        mocks.register("https://api.example.com/own") { _ in try .text("own") }
+        mocks.register("https://api.example.com/own") { _ in .text("own") }
         let (data, _) = try await mocks.session.data(from: try url("https://api.example.com/own"))
         XCTAssertEqual(String(decoding: data, as: UTF8.self), "own")
     }

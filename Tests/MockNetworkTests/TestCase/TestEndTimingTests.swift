@@ -68,7 +68,7 @@ import XCTest
         }
 
         func requestOnce() async throws {
-            register("https://api.example.com/ping") { _ in try .text("pong") }
+            register("https://api.example.com/ping") { _ in .text("pong") }
             let client = URLSession(configuration: mocks.configuration, delegate: nil, delegateQueue: .main)
             self.client = client
             let (data, _) = try await client.data(from: try url("https://api.example.com/ping"))

@@ -14,7 +14,7 @@ final class TrafficAttachmentTestCaseTests: FailureCapturingTestCase {
     #if canImport(FoundationNetworking)
         /// On Linux, a file, named by a failure of the test.
         func testTheTrafficIsAFileAFailureNames() async throws {
-            register("https://api.example.com/user") { _ in try .json(#"{"name": "Ada"}"#) }
+            register("https://api.example.com/user") { _ in .json(#"{"name": "Ada"}"#) }
             _ = try await send(session, "GET", "https://api.example.com/user", headers: ["Cookie": "id=secret"])
 
             capturing = true
@@ -47,7 +47,7 @@ final class TrafficAttachmentTestCaseTests: FailureCapturingTestCase {
     #if canImport(FoundationNetworking)
         /// A test that passes removes the traffic file an earlier failed run of it left.
         func testAPassingTestRemovesTheFileAnEarlierFailedRunLeft() throws {
-            register("https://api.example.com/user") { _ in try .status(204) }
+            register("https://api.example.com/user") { _ in .status(204) }
             _ = textWaitingOnThisThread(session, try url("https://api.example.com/user"))
             let note = try XCTUnwrap(TrafficAttachment.attach(mocks, to: self))
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("MockNetwork-traffic")
@@ -78,7 +78,7 @@ final class TrafficAttachmentTestCaseTests: FailureCapturingTestCase {
         capturing = true
         TrafficAttachment.attach(mocks, to: self)
         mocks.attachesTrafficOnFailure = false
-        register("https://api.example.com/user") { _ in try .status(204) }
+        register("https://api.example.com/user") { _ in .status(204) }
         _ = textWaitingOnThisThread(session, try url("https://api.example.com/user"))
         TrafficAttachment.attach(mocks, to: self)
         capturing = false

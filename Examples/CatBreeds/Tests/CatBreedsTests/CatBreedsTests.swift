@@ -24,7 +24,7 @@ final class CatBreedsTests: MockNetworkTestCase {
         let body = try fixture(variant)
         register("https://cats.example.com/\(variant)/breeds.json") { request in
             XCTAssertEqual(request.httpMethod, "GET")
-            return try .data(body, headers: ["Content-Type": "application/json"])
+            return .data(body, headers: ["Content-Type": "application/json"])
         }
         return try client(for: variant)
     }
@@ -157,7 +157,7 @@ final class CatBreedsTests: MockNetworkTestCase {
     }
 
     func testServerErrorThrowsHTTPStatus() async throws {
-        register("https://cats.example.com/broken/breeds.json") { _ in try .status(500) }
+        register("https://cats.example.com/broken/breeds.json") { _ in .status(500) }
         let client = try client(for: "broken")
 
         do {

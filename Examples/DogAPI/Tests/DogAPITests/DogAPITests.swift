@@ -13,7 +13,7 @@ final class DogAPITests: MockNetworkTestCase {
         register("https://dog.ceo/api/breed/hound/images") { request in
             XCTAssertEqual(request.httpMethod, "GET")
             XCTAssertEqual(request.value(forHTTPHeaderField: "Accept"), "application/json")
-            return try .json(
+            return .json(
                 #"""
                 {
                     "message": [
@@ -41,7 +41,7 @@ final class DogAPITests: MockNetworkTestCase {
     func testHTTPErrorCarriesStatusAndMessage() async throws {
         let api = DogAPI(session: session)
         register("https://dog.ceo/api/breed/hound/images") { _ in
-            try .json(#"{"status":"error","message":"API key missing or invalid.","code":401}"#, status: 401)
+            .json(#"{"status":"error","message":"API key missing or invalid.","code":401}"#, status: 401)
         }
 
         do {
@@ -54,7 +54,7 @@ final class DogAPITests: MockNetworkTestCase {
 
     func testHTTPErrorWithoutBodyHasNoMessage() async throws {
         let api = DogAPI(session: session)
-        register("https://dog.ceo/api/breed/hound/images") { _ in try .status(503) }
+        register("https://dog.ceo/api/breed/hound/images") { _ in .status(503) }
 
         do {
             let images = try await api.houndImages()
@@ -79,7 +79,7 @@ final class DogAPITests: MockNetworkTestCase {
     func testMalformedJSONThrowsMalformedResponse() async throws {
         let api = DogAPI(session: session)
         register("https://dog.ceo/api/breed/hound/images") { _ in
-            try .json(#"{"message": ["https://images.dog.ceo/breeds/hound-afghan/n02088094_1003.jpg""#)
+            .json(#"{"message": ["https://images.dog.ceo/breeds/hound-afghan/n02088094_1003.jpg""#)
         }
 
         do {

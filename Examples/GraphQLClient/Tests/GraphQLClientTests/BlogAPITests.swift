@@ -20,10 +20,10 @@ final class BlogAPITests: MockNetworkTestCase {
 
     func testUsersAreFetchedByOperationAndVariables() async throws {
         mocks.register(.graphQL("GetUser", variables: ["id": "7"]).at(endpoint)) { request in
-            try .graphQL(data: #"{"user": {"id": "7", "name": "Ada"}}"#, for: request)
+            .graphQL(data: #"{"user": {"id": "7", "name": "Ada"}}"#, for: request)
         }
         mocks.register(.graphQL("GetUser", variables: ["id": "8"]).at(endpoint)) { request in
-            try .graphQL(data: #"{"user": {"id": "8", "name": "Grace"}}"#, for: request)
+            .graphQL(data: #"{"user": {"id": "8", "name": "Grace"}}"#, for: request)
         }
 
         let api = try api()
@@ -43,7 +43,7 @@ final class BlogAPITests: MockNetworkTestCase {
         struct Variables: Decodable { let id: String }
         mocks.register(.graphQL("GetUser")) { request, operation in
             let id = try operation.variables(as: Variables.self).id
-            return try .graphQL(
+            return .graphQL(
                 data: #"{"user": null}"#, errors: [.init(message: "No user \(id)", path: ["user"])], for: request)
         }
 
@@ -58,7 +58,7 @@ final class BlogAPITests: MockNetworkTestCase {
     func testAMutationAnsweredWithAnErrorThrowsTheServersMessage() async throws {
         mocks.register(.graphQL("CreatePost", type: .mutation, variables: ["title": "Hello"])) { request in
             // A partial result: the field is null, and the error says why.
-            try .graphQL(
+            .graphQL(
                 data: #"{"createPost": null}"#, errors: [.init(message: "Title taken", path: ["createPost"])],
                 for: request)
         }
@@ -75,7 +75,7 @@ final class BlogAPITests: MockNetworkTestCase {
     func testNewCommentsArriveOverTimeUntilTheSubscriptionCompletes() async throws {
         mocks.register(.graphQL("CommentAdded", type: .subscription, variables: ["postID": "p1"])) { request in
             XCTAssertEqual(request.value(forHTTPHeaderField: "Accept"), "text/event-stream")
-            return try .graphQLEvents(
+            return .graphQLEvents(
                 [
                     #"{"data": {"commentAdded": {"id": "c1", "text": "First!"}}}"#,
                     #"{"data": {"commentAdded": {"id": "c2", "text": "Nice post"}}}"#,

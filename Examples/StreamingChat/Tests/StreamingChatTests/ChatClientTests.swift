@@ -28,7 +28,7 @@ final class ChatClientTests: MockNetworkTestCase {
         register(.url(endpoint), method: "POST") { [events] request in
             XCTAssertEqual(request.value(forHTTPHeaderField: "Accept"), "text/event-stream")
             XCTAssertEqual(String(decoding: request.httpBody ?? Data(), as: UTF8.self), #"{"prompt":"hi"}"#)
-            return try .events(events, every: .milliseconds(20))
+            return .events(events, every: .milliseconds(20))
         }
 
         var pieces: [String] = []
@@ -40,7 +40,7 @@ final class ChatClientTests: MockNetworkTestCase {
     func testAStreamLostHalfWayFailsAfterTheFirstPiece() async throws {
         let first = try events[0].framed()
         register(.url(endpoint), method: "POST") { [events] _ in
-            try MockResponse.events(events, every: .milliseconds(10))
+            MockResponse.events(events, every: .milliseconds(10))
                 .failing(after: first.utf8.count, with: URLError(.networkConnectionLost))
         }
 
@@ -56,7 +56,7 @@ final class ChatClientTests: MockNetworkTestCase {
 
     func testStoppingTheIterationCancelsTheRequest() async throws {
         // The second piece would come a minute later: only a cancel ends this request in time.
-        register(.url(endpoint), method: "POST") { [events] _ in try .events(events, every: .seconds(60)) }
+        register(.url(endpoint), method: "POST") { [events] _ in .events(events, every: .seconds(60)) }
         let ended = expectation(description: "the request ended")
         let code = Locked<URLError.Code?>(nil)
         let client = ChatClient(endpoint: try XCTUnwrap(URL(string: endpoint)), configuration: mocks.configuration) {
@@ -87,7 +87,7 @@ final class ChatClientTests: MockNetworkTestCase {
         XCTAssertTrue(model.isWaitingForReply)
         XCTAssertEqual(model.reply, "")
 
-        gate.release(with: try .events(events))
+        gate.release(with: .events(events))
         await sending.value
         XCTAssertFalse(model.isWaitingForReply)
         XCTAssertEqual(model.reply, "Hello")
