@@ -48,7 +48,7 @@ final class GraphQLArticleTests: MockNetworkTestCase {
     /// The README's snippet spells the ID as a string, as GraphQL clients such as Apollo iOS send it.
     func testTheReadmeSnippet() async throws {
         // README: GraphQL and uploads
-        mocks.register(.graphQL("GetUser", variables: ["id": "7"])) { request, _ in
+        mocks.register(.graphQL("GetUser", variables: ["id": "7"])) { request in
             try .graphQL(data: #"{"user": {"id": "7"}}"#, for: request)
         }
         // (end of snippet)
@@ -251,7 +251,8 @@ final class GraphQLArticleTests: MockNetworkTestCase {
             contentsOf: article.deletingLastPathComponent()
                 .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("README.md"), encoding: .utf8)
-        let section = readme.components(separatedBy: "## GraphQL and uploads\n")[1].components(separatedBy: "\n## ")[0]
+        let heading = "## MockNetworkGraphQL: GraphQL operations\n"
+        let section = readme.components(separatedBy: heading)[1].components(separatedBy: "\n## ")[0]
         let readmeBlocks = section.components(separatedBy: "```swift\n").dropFirst()
             .map { String($0.components(separatedBy: "\n```")[0]) }
         XCTAssertEqual(readmeBlocks.count, 1)
