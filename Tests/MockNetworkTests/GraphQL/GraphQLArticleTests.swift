@@ -284,7 +284,8 @@ final class GraphQLArticleTests: MockNetworkTestCase {
             contentsOf: article.deletingLastPathComponent()
                 .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("README.md"), encoding: .utf8)
-        let section = readme.components(separatedBy: "## GraphQL and uploads\n")[1].components(separatedBy: "\n## ")[0]
+        let heading = "## MockNetworkGraphQL: GraphQL operations\n"
+        let section = readme.components(separatedBy: heading)[1].components(separatedBy: "\n## ")[0]
         let readmeBlocks = section.components(separatedBy: "```swift\n").dropFirst()
             .map { String($0.components(separatedBy: "\n```")[0]) }
         XCTAssertEqual(readmeBlocks.count, 1)

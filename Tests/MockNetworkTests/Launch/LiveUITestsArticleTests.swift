@@ -86,26 +86,6 @@ final class LiveUITestsArticleTests: XCTestCase {
         }
     }
 
-    /// The README's live snippet: each of its lines, in order, is a line of `FeedUITests` (the
-    /// README leaves out where `app` comes from).
-    func testTheREADMEsLiveSnippetIsTheCodeOfThisFile() throws {
-        let here = URL(fileURLWithPath: #filePath)
-        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let live = try XCTUnwrap(readme.components(separatedBy: "**Live handlers.**").dropFirst().first)
-        let block = code(try XCTUnwrap(swiftBlocks(in: live).first))
-        var source = code(try String(contentsOf: here, encoding: .utf8).components(separatedBy: "\n"))[...]
-        for line in block {
-            guard let index = source.firstIndex(of: line) else {
-                XCTFail("a line of the README's live snippet that is not the code here, in order: \(line)")
-                return
-            }
-            source = source[(index + 1)...]
-        }
-        XCTAssertGreaterThanOrEqual(block.count, 8)
-    }
-
     /// `lines` trimmed, without blank lines and lines that are only a comment.
     private func code(_ lines: [String]) -> [String] {
         lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("//") }

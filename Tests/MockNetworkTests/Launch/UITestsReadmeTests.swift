@@ -5,8 +5,8 @@
     import XCTest
     import MockNetworkApp
 
-    /// The README's "UI tests" snippet, its test side as written, against the demo: on Linux there is
-    /// no `XCUIApplication`, so `DemoApp` stands in for it, launching the built `CatBreedsDemo`.
+    /// The README's MockNetworkApp snippet, its test side as written, against the demo: on Linux there
+    /// is no `XCUIApplication`, so `DemoApp` stands in for it, launching the built `CatBreedsDemo`.
     final class UITestsReadmeTests: XCTestCase {
         func testTheReadmeSnippetShowsTheEmptyScenarioAndReadsTheReport() throws {
             guard DemoProcess.demo != nil else { throw XCTSkip("CatBreedsDemo is not built next to the tests") }
@@ -14,7 +14,7 @@
             app.launchEnvironment.mockNetwork(scenario: "empty")  // Fixtures/empty/ in the app's bundle
             app.launch()
             XCTAssertTrue(app.staticTexts["no breeds"].waitForExistence(timeout: 5))  // the screen first,
-            let report = try app.mockNetworkReport()  // then what the app's mocks saw
+            let report = try app.launchEnvironment.mockNetworkReport()  // then what the app's mocks saw
             XCTAssertTrue(report.unmatched.isEmpty)
             XCTAssertEqual(report.requests.map(\.url), ["https://cats.example.com/breeds.json"])
             XCTAssertEqual(app.output, "== empty ==\nno breeds\n")
@@ -56,11 +56,6 @@
             } catch {
                 XCTFail("\(error)", file: file, line: line)
             }
-        }
-
-        /// As `XCUIApplication.mockNetworkReport()` in MockNetworkTesting.
-        func mockNetworkReport() throws -> MockLaunchReport {
-            try launchEnvironment.mockNetworkReport()
         }
     }
 #endif

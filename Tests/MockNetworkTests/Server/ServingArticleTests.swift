@@ -38,27 +38,6 @@ final class ServingArticleTests: XCTestCase {
         }
     }
 
-    func testTheREADMEsSectionIsCodeOfThisFile() throws {
-        let here = URL(fileURLWithPath: #filePath)
-        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let heading = "## Any HTTP client: the registry served on loopback\n"
-        let section = try XCTUnwrap(readme.components(separatedBy: heading).dropFirst().first, "no section")
-            .components(separatedBy: "\n## ")[0]
-        let trimmed = { (text: String) in
-            text.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        }
-        let source = trimmed(try String(contentsOf: here, encoding: .utf8)).joined(separator: "\n")
-        let blocks = section.components(separatedBy: "```swift\n").dropFirst()
-            .map { String($0.components(separatedBy: "\n```")[0]) }
-        XCTAssertEqual(blocks.count, 1)
-        XCTAssertLessThanOrEqual(section.components(separatedBy: "\n").count, 30, "the README's section grew")
-        for block in blocks {
-            XCTAssertTrue(source.contains(trimmed(block).joined(separator: "\n")), "not in a test here:\n\(block)")
-        }
-    }
-
     func testEverySnippetOfTheCatalogIsCodeOfThisFile() throws {
         let here = URL(fileURLWithPath: #filePath)
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
