@@ -18,7 +18,7 @@ public typealias MockHandler = @Sendable (URLRequest) throws -> (HTTPURLResponse
 /// ```swift
 /// let mocks = MockRegistry()
 /// mocks.register("https://api.example.com/user") { request in
-///     try .json(#"{"name": "Ada"}"#)
+///     .json(#"{"name": "Ada"}"#)
 /// }
 /// let (data, _) = try await mocks.session.data(from: URL(string: "https://api.example.com/user")!)
 /// ```

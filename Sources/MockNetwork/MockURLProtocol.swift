@@ -20,7 +20,7 @@ import Foundation
 /// ```swift
 /// let configuration = URLSessionConfiguration.ephemeral
 /// configuration.protocolClasses = [MockURLProtocol.self]
-/// MockURLProtocol.registry.register("https://api.example.com/user") { _ in try .json("{}") }
+/// MockURLProtocol.registry.register("https://api.example.com/user") { _ in .json("{}") }
 /// ```
 /// Prefer a registry per test: the process-wide one is shared by every test in the process.
 public class MockURLProtocol: URLProtocol {

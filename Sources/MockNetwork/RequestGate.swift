@@ -13,7 +13,7 @@ import Foundation
 /// let load = Task { try await model.load() }
 /// try await gate.arrived()          // the request reached MockNetwork
 /// #expect(model.isLoading)
-/// gate.release(with: try .json(feed))
+/// gate.release(with: .json(feed))
 /// try await load.value
 /// ```
 ///

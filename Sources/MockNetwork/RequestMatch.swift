@@ -8,13 +8,13 @@ import Foundation
 /// must all hold.
 ///
 /// ```swift
-/// mocks.register(.url("https://api.example.com/search", query: .anyOrder)) { _ in try .json("[]") }
-/// mocks.register(.host("*.example.com", path: "/v1/users/*").method("DELETE")) { _ in try .status(204) }
+/// mocks.register(.url("https://api.example.com/search", query: .anyOrder)) { _ in .json("[]") }
+/// mocks.register(.host("*.example.com", path: "/v1/users/*").method("DELETE")) { _ in .status(204) }
 /// mocks.register(
 ///     .url("https://api.example.com/login").method("POST")
 ///         .header("Content-Type", "application/json")
 ///         .jsonBody(#"{"user": "ada", "password": "secret"}"#)
-/// ) { _ in try .json(#"{"token": "t"}"#) }
+/// ) { _ in .json(#"{"token": "t"}"#) }
 /// ```
 ///
 /// When several handlers match a request, the most specific wins: an exact URL over one that

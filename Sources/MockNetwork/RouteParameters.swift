@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// mocks.register("https://api.example.com/v1/users/{id}/posts/{postID}") { request, parameters in
-///     try .json(posts[parameters["id"]!]![parameters["postID"]!])
+///     .json(posts[parameters["id"]!]![parameters["postID"]!])
 /// }
 /// ```
 public struct RouteParameters: Sendable, Equatable {

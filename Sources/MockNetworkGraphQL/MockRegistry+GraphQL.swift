@@ -15,7 +15,7 @@ extension MockRegistering {
     /// ```swift
     /// mocks.register(.graphQL("GetUser")) { request, operation in
     ///     let id = operation.variables["id"]?.stringValue ?? "?"
-    ///     return try .graphQL(data: #"{"user": {"id": "\#(id)"}}"#, for: request)
+    ///     return .graphQL(data: #"{"user": {"id": "\#(id)"}}"#, for: request)
     /// }
     /// ```
     ///

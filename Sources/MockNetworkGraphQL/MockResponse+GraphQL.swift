@@ -11,7 +11,7 @@ extension MockResponse {
     /// One entry of a GraphQL answer's `errors`: what went wrong, and where.
     ///
     /// ```swift
-    /// try .graphQL(data: #"{"user": null}"#, errors: [.init(message: "No user 7", path: ["user"])])
+    /// .graphQL(data: #"{"user": null}"#, errors: [.init(message: "No user 7", path: ["user"])])
     /// ```
     public struct GraphQLError: Sendable, Hashable {
         /// A place in the GraphQL document, both counted from 1.

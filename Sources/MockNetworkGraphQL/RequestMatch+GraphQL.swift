@@ -34,7 +34,7 @@ extension RequestMatch {
     ///
     /// ```swift
     /// mocks.register(.graphQL("GetUser", variables: ["id": "7"])) { request, operation in
-    ///     try .graphQL(data: #"{"user": {"id": "7", "name": "Ada"}}"#, for: request)
+    ///     .graphQL(data: #"{"user": {"id": "7", "name": "Ada"}}"#, for: request)
     /// }
     /// ```
     ///

@@ -23,7 +23,7 @@ import MockNetwork
 ///
 /// ```swift
 /// let mocks = MockRegistry()
-/// mocks.register("https://api.example.com/user") { _ in try .json(#"{"name": "Ada"}"#) }
+/// mocks.register("https://api.example.com/user") { _ in .json(#"{"name": "Ada"}"#) }
 /// let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
 /// defer { server.stop() }
 /// // GET \(server.url)/user answers {"name": "Ada"}

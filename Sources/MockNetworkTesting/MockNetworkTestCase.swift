@@ -17,7 +17,7 @@
     /// ```swift
     /// final class UserTests: MockNetworkTestCase {
     ///     func testLoadsUser() async throws {
-    ///         register("https://api.example.com/user") { _ in try .json(#"{"name": "Ada"}"#) }
+    ///         register("https://api.example.com/user") { _ in .json(#"{"name": "Ada"}"#) }
     ///         let user = try await UserClient(session: session).user()
     ///         XCTAssertEqual(user.name, "Ada")
     ///     }
@@ -55,7 +55,7 @@
         /// ```swift
         /// class APITestCase: MockNetworkTestCase {
         ///     override func registerDefaults(in mocks: MockRegistry) throws {
-        ///         mocks.register("https://api.example.com/flags") { _ in try .json(#"{"beta": false}"#) }
+        ///         mocks.register("https://api.example.com/flags") { _ in .json(#"{"beta": false}"#) }
         ///     }
         /// }
         /// ```

@@ -19,7 +19,7 @@
         /// struct FeedTests {
         ///     @Test func loadsFeed() async throws {
         ///         let mocks = MockRegistry.current
-        ///         mocks.register("https://api.example.com/feed") { _ in try .json(feedJSON) }
+        ///         mocks.register("https://api.example.com/feed") { _ in .json(feedJSON) }
         ///         let feed = try await FeedClient(session: mocks.session).feed()
         ///         #expect(feed.items.count == 2)
         ///     }
@@ -32,12 +32,12 @@
         ///
         /// ```swift
         /// @Suite(.mockNetwork { mocks in
-        ///     mocks.register("https://api.example.com/flags") { _ in try .json(#"{"beta": false}"#) }
+        ///     mocks.register("https://api.example.com/flags") { _ in .json(#"{"beta": false}"#) }
         /// })
         /// struct FlagTests {
         ///     @Test func betaOn() async throws {
         ///         // Wins over the default for this test only.
-        ///         MockRegistry.current.register("https://api.example.com/flags") { _ in try .json(#"{"beta": true}"#) }
+        ///         MockRegistry.current.register("https://api.example.com/flags") { _ in .json(#"{"beta": true}"#) }
         ///     }
         /// }
         /// ```

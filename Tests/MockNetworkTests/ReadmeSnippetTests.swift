@@ -56,7 +56,7 @@ final class DogAPITests: MockNetworkTestCase {
         let api = DogAPI(session: session)  // `session` comes from the base class
         register("https://dog.ceo/api/breed/hound/images") { request in
             XCTAssertEqual(request.httpMethod, "GET")  // assert on the request inside the handler
-            return try .json(#"{"message": ["https://images.dog.ceo/a.jpg"], "status": "success"}"#)
+            return .json(#"{"message": ["https://images.dog.ceo/a.jpg"], "status": "success"}"#)
         }
         let images = try await api.houndImages()
         XCTAssertEqual(images.count, 1)
@@ -68,7 +68,7 @@ final class ProfileTests: MockNetworkTestCase {
     let user = #"{"name": "Ada"}"#  // a fixture of the test case
 
     func testAHandlerUsesTheTestsFixtureThroughACaptureList() async throws {
-        register("https://api.example.com/user") { [user] _ in try .json(user) }  // the value, not self
+        register("https://api.example.com/user") { [user] _ in .json(user) }  // the value, not self
     }
 }
 
@@ -79,7 +79,7 @@ struct FeedTests {
         let mocks = MockRegistry.current  // this test's registry and session
         mocks.register("https://api.example.com/feed") { request in
             #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer t")
-            return try .json(#"{"items": ["a", "b"]}"#)
+            return .json(#"{"items": ["a", "b"]}"#)
         }
         let feed = try await FeedClient(session: mocks.session, token: "t").feed()
         #expect(feed.items.count == 2)
@@ -94,19 +94,19 @@ struct FeedClientTests {
     init() { client = FeedClient(session: mocks.session, token: "t") }
 
     @Test func emptyFeed() async throws {
-        mocks.register("https://api.example.com/feed") { _ in try .json(#"{"items": []}"#) }
+        mocks.register("https://api.example.com/feed") { _ in .json(#"{"items": []}"#) }
         #expect(try await client.feed().items.isEmpty)
         #expect(mocks.requests.count == 1)  // every request, in order
         #expect(mocks.requests[0].header("Authorization") == "Bearer t")
     }
 
     @Test func malformedFeed() async throws {
-        mocks.register("https://api.example.com/feed") { _ in try .json(#"{"items": "#) }  // as it is
+        mocks.register("https://api.example.com/feed") { _ in .json(#"{"items": "#) }  // as it is
         await #expect(throws: DecodingError.self) { try await client.feed() }
     }
 
     @Test func signedOut() async throws {
-        mocks.register("https://api.example.com/feed") { _ in try .status(401) }
+        mocks.register("https://api.example.com/feed") { _ in .status(401) }
         await #expect(throws: FeedError.signedOut) { try await client.feed() }
     }
 
@@ -130,7 +130,7 @@ struct ReadmeSuiteInitTests {
     func initReadsTheTestsOwnRegistry(index: Int) async throws {
         #expect(mocks === MockRegistry.current)
         #expect(mocks.registered == [])
-        mocks.register("https://api.example.com/case") { _ in try .text("case \(index)") }
+        mocks.register("https://api.example.com/case") { _ in .text("case \(index)") }
         let (data, _) = try await session.data(from: URL(string: "https://api.example.com/case")!)
         #expect(String(decoding: data, as: UTF8.self) == "case \(index)")
     }

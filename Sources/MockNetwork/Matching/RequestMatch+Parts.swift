@@ -19,7 +19,7 @@ extension RequestMatch {
     ///
     /// ```swift
     /// mocks.register(.url("https://api.example.com/avatar").part("avatar", contentType: "image/png")) { _ in
-    ///     try .status(201)
+    ///     .status(201)
     /// }
     /// ```
     public func part(_ name: String, filename: String? = nil, contentType: String? = nil) -> RequestMatch {

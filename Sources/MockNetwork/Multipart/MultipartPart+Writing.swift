@@ -75,7 +75,7 @@ extension MockResponse {
     /// unless `headers` sets it: all at once, or over time with `every`.
     ///
     /// ```swift
-    /// try .multipart([
+    /// .multipart([
     ///     MultipartPart(headers: ["Content-Type": "application/json"], body: Data(#"{"id": 7}"#.utf8)),
     ///     MultipartPart(headers: ["Content-Type": "image/png"], body: avatar),
     /// ])

@@ -9,7 +9,7 @@ import Foundation
 ///     let avatar = try XCTUnwrap(parts.first { $0.name == "avatar" })
 ///     XCTAssertEqual(avatar.filename, "me.png")
 ///     XCTAssertEqual(avatar.contentType, "image/png")
-///     return try .status(204)
+///     return .status(204)
 /// }
 /// ```
 public struct MultipartPart: Sendable, Hashable {

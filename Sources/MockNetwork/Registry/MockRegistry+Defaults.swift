@@ -11,10 +11,10 @@ extension MockRegistry {
     ///
     /// ```swift
     /// mocks.registerDefaults { mocks in
-    ///     mocks.register(.host("api.example.com")) { _ in try .json(#"{"beta": false}"#) }
+    ///     mocks.register(.host("api.example.com")) { _ in .json(#"{"beta": false}"#) }
     /// }
     /// // This test's own answer wins for /flags; every other request gets the default.
-    /// mocks.register("https://api.example.com/flags") { _ in try .json(#"{"beta": true}"#) }
+    /// mocks.register("https://api.example.com/flags") { _ in .json(#"{"beta": true}"#) }
     /// ```
     ///
     /// A request is answered by the test's own handlers when one matches, else by an entry of an

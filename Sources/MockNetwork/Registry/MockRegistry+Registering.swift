@@ -15,11 +15,11 @@ import Foundation
 /// label, so a closure fits one kind, or the call does not compile:
 ///
 /// ```swift
-/// mocks.register("https://api.example.com/user") { _ in try .json(#"{"name": "Ada"}"#) }
+/// mocks.register("https://api.example.com/user") { _ in .json(#"{"name": "Ada"}"#) }
 /// mocks.register(.url(userURL), method: "DELETE") { _ in .status(204) }
-/// mocks.register("https://api.example.com/feed") { _ in try .json(await store.feed()) }
-/// mocks.register("https://api.example.com/users/{id}") { _, parameters in try .text(parameters["id"]!) }
-/// mocks.register("https://api.example.com/flags", answer: try .json(#"{"beta": true}"#))
+/// mocks.register("https://api.example.com/feed") { _ in .json(await store.feed()) }
+/// mocks.register("https://api.example.com/users/{id}") { _, parameters in .text(parameters["id"]!) }
+/// mocks.register("https://api.example.com/flags", answer: .json(#"{"beta": true}"#))
 /// mocks.register("https://api.example.com/retry", sequence: [.status(503), .status(200)])
 /// ```
 public protocol MockRegistering {
@@ -42,7 +42,7 @@ extension MockRegistering {
     ///
     /// ```swift
     /// mocks.register("https://api.example.com/user") { request in
-    ///     try .json(#"{"name": "Ada"}"#)
+    ///     .json(#"{"name": "Ada"}"#)
     /// }
     /// ```
     ///
@@ -98,7 +98,7 @@ extension MockRegistering {
     ///
     /// ```swift
     /// mocks.register("https://api.example.com/user") { request async throws in
-    ///     try .json(await store.user())
+    ///     .json(await store.user())
     /// }
     /// ```
     @discardableResult
@@ -133,7 +133,7 @@ extension MockRegistering {
     /// form, for answers that do not depend on the request.
     ///
     /// ```swift
-    /// mocks.register("https://api.example.com/flags", answer: try .json(#"{"beta": true}"#))
+    /// mocks.register("https://api.example.com/flags", answer: .json(#"{"beta": true}"#))
     /// ```
     @discardableResult
     public func register(

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// mocks.register("https://api.example.com/v1/chat") { _ in
-///     try .events(
+///     .events(
 ///         [.init(data: #"{"delta":"Hel"}"#), .init(data: #"{"delta":"lo"}"#), .init(event: "done", data: "")],
 ///         every: .milliseconds(50))
 /// }
