@@ -92,7 +92,8 @@ public struct MockResponse: Sendable {
     /// A JSON body given as text, sent as it is (malformed JSON included, for testing a client's
     /// error path). `Content-Type` is `application/json` unless `headers` sets it.
     public static func json(
-        _ text: String, status: Int = 200, headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+        _ text: String, status: Int = 200, headers: [String: String] = [:], fileID: String = #fileID,
+        filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> MockResponse {
         checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
             try MockResponse(status: status, headers: headers, body: Data(text.utf8), contentType: "application/json")
@@ -136,7 +137,8 @@ public struct MockResponse: Sendable {
 
     /// A plain-text body in UTF-8. `Content-Type` is `text/plain; charset=utf-8` unless `headers` sets it.
     public static func text(
-        _ text: String, status: Int = 200, headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+        _ text: String, status: Int = 200, headers: [String: String] = [:], fileID: String = #fileID,
+        filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> MockResponse {
         checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
             try MockResponse(
@@ -146,7 +148,8 @@ public struct MockResponse: Sendable {
 
     /// A body of raw bytes. `Content-Type` is `application/octet-stream` unless `headers` sets it.
     public static func data(
-        _ data: Data, status: Int = 200, headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+        _ data: Data, status: Int = 200, headers: [String: String] = [:], fileID: String = #fileID,
+        filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> MockResponse {
         checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
             try MockResponse(status: status, headers: headers, body: data, contentType: "application/octet-stream")
@@ -182,8 +185,13 @@ public struct MockResponse: Sendable {
     /// A response with an empty body, such as `.status(204)` or `.status(404)`. A status outside
     /// `200...599` fails the request with ``MockNetworkError/invalidStatusCode(_:)``, and the test
     /// at this call.
-    public static func status(_ status: Int, headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) -> MockResponse {
-        checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) { try MockResponse(status: status, headers: headers) }
+    public static func status(
+        _ status: Int, headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath,
+        line: Int = #line, column: Int = #column
+    ) -> MockResponse {
+        checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+            try MockResponse(status: status, headers: headers)
+        }
     }
 
     /// A network-level failure: the request fails with `URLError(code)`, as when the device is
@@ -201,7 +209,8 @@ public struct MockResponse: Sendable {
     /// 303, 307 or 308. The client ends with the response of the URL it leads to, unless
     /// ``followingRedirects(_:)`` says otherwise.
     public static func redirect(
-        to location: String, status: Int = 302, headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+        to location: String, status: Int = 302, headers: [String: String] = [:], fileID: String = #fileID,
+        filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> MockResponse {
         checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
             guard [301, 302, 303, 307, 308].contains(status) else {
@@ -242,9 +251,13 @@ public struct MockResponse: Sendable {
 
     /// This response with another status: `.json(error).status(500)`. A status outside `200...599`
     /// fails the request with ``MockNetworkError/invalidStatusCode(_:)``, and the test at this call.
-    public func status(_ status: Int, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) -> MockResponse {
+    public func status(
+        _ status: Int, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> MockResponse {
         guard MockResponse.finalStatuses.contains(status) else {
-            return .invalid(MockNetworkError.invalidStatusCode(status), at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+            return .invalid(
+                MockNetworkError.invalidStatusCode(status),
+                at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         }
         var copy = self
         copy.status = status

@@ -79,7 +79,8 @@ extension MockResponse {
     /// outside `200...599` fails the request, and the test at this call.
     public static func graphQL(
         data: String, errors: [GraphQLError] = [], extensions: [String: JSONValue] = [:],
-        for request: URLRequest? = nil, status: Int = 200, headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+        for request: URLRequest? = nil, status: Int = 200, headers: [String: String] = [:], fileID: String = #fileID,
+        filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> MockResponse {
         checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
             try graphQLText(
@@ -113,7 +114,8 @@ extension MockResponse {
     /// request, and the test at this call.
     public static func graphQL(
         errors: [GraphQLError], extensions: [String: JSONValue] = [:], for request: URLRequest? = nil,
-        status: Int = 200, headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+        status: Int = 200, headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath,
+        line: Int = #line, column: Int = #column
     ) -> MockResponse {
         checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
             try graphQLAnswer(
@@ -150,7 +152,8 @@ extension MockResponse {
     public static func graphQL<Value: Encodable>(
         data: Value, errors: [GraphQLError] = [], extensions: [String: JSONValue] = [:],
         encoder: JSONEncoder = JSONEncoder(), for request: URLRequest? = nil, status: Int = 200,
-        headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+        headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+        column: Int = #column
     ) -> MockResponse {
         checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
             try graphQLEncoded(

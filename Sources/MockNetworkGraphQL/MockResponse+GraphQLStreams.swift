@@ -40,7 +40,8 @@ extension MockResponse {
     /// (`MockNetworkError.invalidStream(_:)`), fails the request, and the test at this call.
     public static func graphQLMultipart(
         _ payloads: [String], spec: GraphQLIncrementalSpec = .deferred, every interval: Duration = .zero,
-        status: Int = 200, headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+        status: Int = 200, headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath,
+        line: Int = #line, column: Int = #column
     ) -> MockResponse {
         checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
             try multipartAnswer(payloads, spec: spec, every: interval, status: status, headers: headers)

@@ -39,21 +39,32 @@ final class ResponseBuilderFailureTests: XCTestCase {
         XCTAssertEqual(mocks.failures, [])
     }
 
+    func testAnAnswerRegisteredAsItIsFailsAtRegistrationThoughNoRequestComes() {
+        let mocks = MockRegistry()
+        let line = #line + 1
+        mocks.register(.url(url), sequence: [.status(200), .redirect(to: "/elsewhere", status: 200)])
+        XCTAssertEqual(mocks.failures.map(\.message), [MockNetworkError.invalidRedirectStatus(200).description])
+        XCTAssertEqual(mocks.failures.map { $0.location?.line }, [line])
+    }
+
     func testAModifierFailsAtItsOwnLine() async throws {
         let mocks = MockRegistry()
         let line = #line + 1
         let response = MockResponse.json(#"{"a": 1}"#).status(99)
         mocks.register(.url(url), answer: response)
+        let registered = mocks.takeFailures()
         let (error, failures) = try await answer(mocks)
         XCTAssertEqual(error.flatMap(MockNetworkError.init), .invalidStatusCode(99))
-        XCTAssertEqual(failures.map { $0.location?.line }, [line])
+        XCTAssertEqual(registered.map { $0.location?.line }, [line], "at registration, where it was built")
+        XCTAssertEqual(failures, [], "recorded once")
     }
 
     func testAValueJSONCannotEncodeFailsAtTheBuildersLineSayingWhy() async throws {
         let mocks = MockRegistry()
         let line = #line + 1
         mocks.register(.url(url), answer: .json(["ratio": Double.nan]))
-        let (error, failures) = try await answer(mocks)
+        let failures = mocks.takeFailures()
+        let (error, _) = try await answer(mocks)
         guard case .unencodableJSON(let type, _)? = error.flatMap(MockNetworkError.init) else {
             return XCTFail("expected unencodableJSON, got \(String(describing: error))")
         }
@@ -80,13 +91,14 @@ final class ResponseBuilderFailureTests: XCTestCase {
         let cutLine = #line + 1
         let cut = MockResponse.text("abc").failing(after: 9, with: URLError(.networkConnectionLost))
         mocks.register(.url(url), sequence: [stream, cut])
-        let (first, firstFailures) = try await answer(mocks)
-        let (second, secondFailures) = try await answer(mocks)
+        let registered = mocks.takeFailures()
+        let (first, _) = try await answer(mocks)
+        let (second, _) = try await answer(mocks)
         XCTAssertTrue("\(first.map { "\($0)" } ?? "")".contains("is negative"), "\(String(describing: first))")
-        XCTAssertEqual(firstFailures.map { $0.location?.line }, [streamLine])
+        XCTAssertEqual(registered.map { $0.location?.line }, [streamLine, cutLine])
         XCTAssertTrue(
-            "\(second.map { "\($0)" } ?? "")".contains("failing(after: 9) is past the end"), "\(String(describing: second))")
-        XCTAssertEqual(secondFailures.map { $0.location?.line }, [cutLine])
+            "\(second.map { "\($0)" } ?? "")".contains("failing(after: 9) is past the end"),
+            "\(String(describing: second))")
     }
 
     func testAGraphQLAnswerThatIsNoObjectFailsAtTheBuildersLine() async throws {

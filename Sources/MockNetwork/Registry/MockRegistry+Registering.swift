@@ -125,7 +125,8 @@ extension MockRegistering {
         mockRegistry.add(
             match.method(method), expectedCalls,
             SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-            responses.map { response in .sync { _ in .mock(response) } }, repeatsLast: false, runsUserCode: false)
+            mockRegistry.checkedAtRegistration(responses).map { response in .sync { _ in .mock(response) } },
+            repeatsLast: false, runsUserCode: false)
     }
 
     /// Answers every request that `match` describes with `response`, the same each time. No closure
@@ -144,7 +145,21 @@ extension MockRegistering {
         mockRegistry.add(
             match.method(method), expectedCalls,
             SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-            [.sync { _ in .mock(response) }], repeatsLast: true, runsUserCode: false)
+            mockRegistry.checkedAtRegistration([response]).map { response in .sync { _ in .mock(response) } },
+            repeatsLast: true, runsUserCode: false)
+    }
+}
+
+extension MockRegistry {
+    /// Responses registered as they are (`answer:`, `sequence:`): one whose builder was given input
+    /// it cannot use fails the test now, at the builder's line, whether or not a request ever comes
+    /// for it, and then fails its request with the same error, recording nothing more.
+    func checkedAtRegistration(_ responses: [MockResponse]) -> [MockResponse] {
+        responses.map { response in
+            guard let location = response.invalidAt, let error = response.error else { return response }
+            record(MockFailure(message: "\(error)", location: location))
+            return .failure(error)
+        }
     }
 }
 

@@ -52,7 +52,8 @@ extension MockResponse {
     /// and the test at this call.
     public static func events(
         _ events: [ServerSentEvent], every interval: Duration = .zero, status: Int = 200,
-        headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+        headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+        column: Int = #column
     ) -> MockResponse {
         checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
             try eventStream(events, every: interval, status: status, headers: headers)
@@ -78,7 +79,10 @@ extension MockResponse {
     ///
     /// A rate that is not positive fails the request with ``MockNetworkError/invalidStream(_:)``, and
     /// the test at this call.
-    public func throttled(bytesPerSecond: Int, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) -> MockResponse {
+    public func throttled(
+        bytesPerSecond: Int, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+        column: Int = #column
+    ) -> MockResponse {
         guard bytesPerSecond > 0 else {
             return .invalid(
                 MockNetworkError.invalidStream(
@@ -102,7 +106,10 @@ extension MockResponse {
     ///
     /// A `bytes` that is negative or past the end of the body fails the request with
     /// ``MockNetworkError/invalidStream(_:)``, and the test at this call.
-    public func failing(after bytes: Int, with error: any Error, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) -> MockResponse {
+    public func failing(
+        after bytes: Int, with error: any Error, fileID: String = #fileID, filePath: String = #filePath,
+        line: Int = #line, column: Int = #column
+    ) -> MockResponse {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         guard bytes >= 0 else {
             return .invalid(

@@ -100,6 +100,8 @@ import Testing
         ) { try MockResponse.graphQL(data: "{user: 7}").validated() }
         #expect(throws: GraphQLFormatError.self) { try MockResponse.graphQL(data: [1, 2]).validated() }
         #expect(throws: GraphQLFormatError.self) { try MockResponse.graphQL(data: ["score": Double.nan]).validated() }
-        #expect(throws: MockNetworkError.invalidStatusCode(99)) { try MockResponse.graphQL(data: "{}", status: 99).validated() }
+        #expect(throws: MockNetworkError.invalidStatusCode(99)) {
+            try MockResponse.graphQL(data: "{}", status: 99).validated()
+        }
     }
 }

@@ -71,7 +71,9 @@ import XCTest
                 "payload 2 of the @defer answer has no hasNext, which Apollo iOS needs in each part. Give "
                     + #"{"data": …, "hasNext": true} first, then {"incremental": […], "hasNext": …}."#)
         ) { try MockResponse.graphQLMultipart([deferred[0], #"{"incremental": []}"#]).validated() }
-        #expect(throws: GraphQLFormatError.self) { try MockResponse.graphQLMultipart([#"{"hasNext": false}"#]).validated() }
+        #expect(throws: GraphQLFormatError.self) {
+            try MockResponse.graphQLMultipart([#"{"hasNext": false}"#]).validated()
+        }
         #expect(
             throws: GraphQLFormatError.invalidAnswer(
                 "payload 1 of the GraphQL answer, [1], is no JSON object. Give each result as JSON, such as "
@@ -79,7 +81,9 @@ import XCTest
         ) { try MockResponse.graphQLMultipart(["[1]"], spec: .subscription).validated() }
         #expect(throws: GraphQLFormatError.self) { try MockResponse.graphQLMultipart([]).validated() }
         #expect(throws: GraphQLFormatError.self) { try MockResponse.graphQLEvents(["nope"]).validated() }
-        #expect(throws: MockNetworkError.self) { try MockResponse.graphQLMultipart(deferred, every: .seconds(-1)).validated() }
+        #expect(throws: MockNetworkError.self) {
+            try MockResponse.graphQLMultipart(deferred, every: .seconds(-1)).validated()
+        }
     }
 
     /// Apollo iOS 1.x reads an incremental item's `label` (its `@defer`'s) and `path` to find the

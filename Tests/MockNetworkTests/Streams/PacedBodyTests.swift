@@ -198,7 +198,8 @@ final class PacedBodyTests: XCTestCase {
                 "MockNetwork: throttled(bytesPerSecond: 0) would never send the body. Give a rate above 0, "
                     + "e.g. 64_000 for a slow mobile network.")
         }
-        XCTAssertThrowsError(try MockResponse.text("x").failing(after: -1, with: URLError(.timedOut)).validated()) { error in
+        XCTAssertThrowsError(try MockResponse.text("x").failing(after: -1, with: URLError(.timedOut)).validated()) {
+            error in
             XCTAssertTrue("\(error)".contains("failing(after: -1) is a negative number of bytes"), "\(error)")
         }
         XCTAssertThrowsError(try MockResponse.streamed(["a"], every: .milliseconds(-5)).validated()) { error in
