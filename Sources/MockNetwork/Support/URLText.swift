@@ -131,8 +131,10 @@ package enum URLText {
     /// RFC 3986: unreserved characters and sub-delimiters everywhere; `:` in a password, a path, a
     /// query and a fragment; `@` and `/` in a path, a query and a fragment; `?` in a query and a fragment.
     private static func isAllowed(_ byte: UInt8, _ part: Part) -> Bool {
-        if isLetter(byte) || isDigit(byte) || [0x2D, 0x2E, 0x5F, 0x7E].contains(byte) { return true }  // - . _ ~
-        if [0x21, 0x24, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x3B, 0x3D].contains(byte) { return true }  // !$&'()*+,;=
+        // Unreserved: letters, digits, - . _ ~
+        if isLetter(byte) || isDigit(byte) || [0x2D, 0x2E, 0x5F, 0x7E].contains(byte) { return true }
+        // Sub-delimiters: ! $ & ' ( ) * + , ; =
+        if [0x21, 0x24, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x3B, 0x3D].contains(byte) { return true }
         switch part {
         case .user: return false
         case .password: return byte == 0x3A

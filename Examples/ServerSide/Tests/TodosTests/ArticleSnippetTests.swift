@@ -14,7 +14,7 @@ struct ArticleSnippetTests {
     @Test func asyncHTTPClient() async throws {
         let mocks = MockRegistry.current
         mocks.register("https://api.example.com/todos/1") { _ in
-            try .json(#"{"id": 1, "title": "milk", "done": false}"#)
+            .json(#"{"id": 1, "title": "milk", "done": false}"#)
         }
         let origin = "https://api.example.com"
         let server = try MockServer(serving: mocks, as: [origin])
@@ -27,7 +27,7 @@ struct ArticleSnippetTests {
     @Test func generatedOpenAPIClient() async throws {
         let mocks = MockRegistry.current
         mocks.register("https://api.example.com/todos/1") { _ in
-            try .json(#"{"id": 1, "title": "milk", "done": false}"#)
+            .json(#"{"id": 1, "title": "milk", "done": false}"#)
         }
         let origin = "https://api.example.com"
         let server = try MockServer(serving: mocks, as: [origin])

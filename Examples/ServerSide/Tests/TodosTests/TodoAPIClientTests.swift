@@ -12,7 +12,7 @@ struct TodoAPIClientTests {
     @Test func aDocumentedAnswerIsDecoded() async throws {
         let mocks = MockRegistry.current
         mocks.register("https://api.example.com/todos?done=false") { _ in
-            try .json(#"[{"id": 2, "title": "bread", "done": false}]"#)
+            .json(#"[{"id": 2, "title": "bread", "done": false}]"#)
         }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
 
@@ -26,7 +26,7 @@ struct TodoAPIClientTests {
     @Test func aDocumentedNotFoundIsTheClientsError() async throws {
         let mocks = MockRegistry.current
         mocks.register(.url("https://api.example.com/todos/{id}")) { _, parameters in
-            try .json(#"{"message": "no todo \#(parameters["id"] ?? "?")"}"#, status: 404)
+            .json(#"{"message": "no todo \#(parameters["id"] ?? "?")"}"#, status: 404)
         }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
 
@@ -40,7 +40,7 @@ struct TodoAPIClientTests {
     @Test func aRefusalCarriesTheServicesReason() async throws {
         let mocks = MockRegistry.current
         mocks.register("https://api.example.com/todos", method: "POST") { _ in
-            try .json(#"{"message": "a title is needed"}"#, status: 422)
+            .json(#"{"message": "a title is needed"}"#, status: 422)
         }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
 
@@ -53,7 +53,7 @@ struct TodoAPIClientTests {
 
     @Test func anUndocumentedStatusCarriesTheServersText() async throws {
         let mocks = MockRegistry.current
-        mocks.register("https://api.example.com/todos/1") { _ in try .text("overloaded", status: 503) }
+        mocks.register("https://api.example.com/todos/1") { _ in .text("overloaded", status: 503) }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
 
         await #expect(throws: TodoError.unexpectedStatus(503, body: "overloaded")) {
@@ -70,7 +70,7 @@ struct TodoAPIClientTests {
             #expect(request.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("application/json") == true)
             let sent = try JSONDecoder().decode([String: String].self, from: request.httpBody ?? Data())
             #expect(sent == ["title": "eggs"])
-            return try .json(#"{"id": 3, "title": "eggs", "done": false}"#, status: 201)
+            return .json(#"{"id": 3, "title": "eggs", "done": false}"#, status: 201)
         }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
 
@@ -84,7 +84,7 @@ struct TodoAPIClientTests {
 
     @Test func anUnmatchedRequestGetsThePackagesReportAndFailsTheTest() async throws {
         let mocks = MockRegistry.current
-        mocks.register("https://api.example.com/todos/{id}") { _ in try .json("{}") }
+        mocks.register("https://api.example.com/todos/{id}") { _ in .json("{}") }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
 
         let error = await #expect(throws: TodoError.self) {

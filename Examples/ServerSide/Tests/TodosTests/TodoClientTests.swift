@@ -12,7 +12,7 @@ struct TodoClientTests {
     @Test func decodesTheTodosItAskedFor() async throws {
         let mocks = MockRegistry.current
         mocks.register("https://api.example.com/todos?done=true") { _ in
-            try .json(#"[{"id": 1, "title": "milk", "done": true}]"#)
+            .json(#"[{"id": 1, "title": "milk", "done": true}]"#)
         }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         let done = try await withHTTPClient { httpClient in
@@ -25,7 +25,7 @@ struct TodoClientTests {
     @Test func aMissingTodoIsTheClientsNotFoundError() async throws {
         let mocks = MockRegistry.current
         mocks.register(.url("https://api.example.com/todos/{id}")) { _ in
-            try .json(#"{"message": "no such todo"}"#, status: 404)
+            .json(#"{"message": "no such todo"}"#, status: 404)
         }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         await #expect(throws: TodoError.notFound(id: 9)) {
@@ -37,7 +37,7 @@ struct TodoClientTests {
 
     @Test func anUnexpectedStatusCarriesTheServersText() async throws {
         let mocks = MockRegistry.current
-        mocks.register("https://api.example.com/todos") { _ in try .text("down for maintenance", status: 503) }
+        mocks.register("https://api.example.com/todos") { _ in .text("down for maintenance", status: 503) }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         await #expect(throws: TodoError.unexpectedStatus(503, body: "down for maintenance")) {
             try await withHTTPClient { httpClient in
@@ -53,7 +53,7 @@ struct TodoClientTests {
             #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
             let sent = try JSONDecoder().decode([String: String].self, from: request.httpBody ?? Data())
             #expect(sent == ["title": "milk"])
-            return try .json(#"{"id": 7, "title": "milk", "done": false}"#, status: 201)
+            return .json(#"{"id": 7, "title": "milk", "done": false}"#, status: 201)
         }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         let added = try await withHTTPClient { httpClient in
@@ -67,7 +67,7 @@ struct TodoClientTests {
         let mocks = MockRegistry.current
         let events = (1...3).map { ServerSentEvent(id: "\($0)", data: "todo \($0) changed") }
         mocks.register("https://api.example.com/todos/changes") { _ in
-            try .events(events, every: .milliseconds(150))
+            .events(events, every: .milliseconds(150))
         }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         let clock = ContinuousClock()
@@ -87,7 +87,7 @@ struct TodoClientTests {
 
     @Test func anUnmatchedRequestIsAnsweredWith404AndFailsTheTest() async throws {
         let mocks = MockRegistry.current
-        mocks.register("https://api.example.com/todos") { _ in try .json("[]") }
+        mocks.register("https://api.example.com/todos") { _ in .json("[]") }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
         await #expect(throws: TodoError.notFound(id: 3)) {
             try await withHTTPClient { httpClient in
