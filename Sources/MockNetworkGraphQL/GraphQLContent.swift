@@ -61,8 +61,8 @@ enum GraphQLContent: ContentKind {
     static func registerFix(_ reading: BodyReading) -> String? {
         guard let operation = reading.graphQL.operation else { return nil }
         let name = operation.name.map { "\"\($0)\"" } ?? "type: .\(operation.type?.rawValue ?? "query")"
-        return "Fix: register a handler for this operation, e.g. register(.graphQL(\(name))) { request, operation in "
-            + "try .graphQL(data: \"{}\", for: request) }."
+        return "Fix: register a handler for this operation, e.g. register(.graphQL(\(name))) { request in "
+            + ".graphQL(data: \"{}\", for: request) }."
     }
 }
 

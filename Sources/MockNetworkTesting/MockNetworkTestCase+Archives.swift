@@ -45,3 +45,17 @@
         }
     }
 #endif
+
+// Without the trait: the spelling a test uses with it, as an error that says what is missing.
+#if canImport(XCTest) && !Archives
+    import XCTest
+
+    extension MockNetworkTestCase {
+        /// Archives need the package trait `Archives`, which this build turned off.
+        @available(
+            *, unavailable,
+            message: "archives need MockNetwork's package trait Archives (on by default): remove traits: [] from the dependency, or list \"Archives\" in its traits"
+        )
+        public func useArchive(_ name: String) throws {}
+    }
+#endif

@@ -71,3 +71,17 @@
         @TaskLocal static var archiveSuites: [String: [String]] = [:]
     }
 #endif
+
+// Without the trait: the spelling a test uses with it, as an error that says what is missing.
+#if canImport(Testing) && !Archives
+    import Testing
+
+    extension Trait where Self == MockNetworkTrait {
+        /// Archives need the package trait `Archives`, which this build turned off.
+        @available(
+            *, unavailable,
+            message: "archives need MockNetwork's package trait Archives (on by default): remove traits: [] from the dependency, or list \"Archives\" in its traits"
+        )
+        public static func mockNetwork(archive: String) -> Self { MockNetworkTrait() }
+    }
+#endif

@@ -137,14 +137,14 @@ extension MockRegistry.Core {
         } else if let registered = onlyQueryDiffers {
             let path = registered.split(separator: "?", maxSplits: 1).first.map(String.init) ?? registered
             lines.append(
-                "Fix: only the query differs. Register this URL, e.g. register(\"\(shown)\") { _ in try .status(200) }; "
+                "Fix: only the query differs. Register this URL, e.g. register(\"\(shown)\") { _ in .status(200) }; "
                     + "or let the handler take any query, .url(\"\(MockRegistry.shortened(path))\", query: .ignored); "
                     + "or require only the items that matter, .url(\"\(MockRegistry.shortened(path))\", query: .ignored)"
                     + ".query([\"name\": \"value\"])."
             )
         } else {
             lines.append(
-                "Fix: register a handler for this URL, e.g. register(\"\(shown)\") { _ in try .status(200) }, "
+                "Fix: register a handler for this URL, e.g. register(\"\(shown)\") { _ in .status(200) }, "
                     + "or correct the URL the client builds.")
         }
         let report = lines.joined(separator: "\n")

@@ -101,8 +101,8 @@ import Testing
         #expect(
             message.split(separator: "\n").last
                 == """
-                Fix: register a handler for this operation, e.g. register(.graphQL("GetUser")) { request, operation in \
-                try .graphQL(data: "{}", for: request) }.
+                Fix: register a handler for this operation, e.g. register(.graphQL("GetUser")) { request in \
+                .graphQL(data: "{}", for: request) }.
                 """)
     }
 
@@ -248,6 +248,37 @@ import Testing
     @Test(.mockNetwork) func theTraitsRegistryReadsGraphQLFromTheStart() async throws {
         let message = try await unmatchedMessage(MockRegistry.current)
         #expect(message.hasPrefix("MockNetwork: no handler for POST https://api.example.com/graphql (query GetUser)."))
-        #expect(message.hasSuffix(#"try .graphQL(data: "{}", for: request) }."#))
+        #expect(message.hasSuffix(#"{ request in .graphQL(data: "{}", for: request) }."#))
+    }
+}
+
+/// The code an unmatched report suggests compiles as it is written, and answers the request.
+@Suite struct ReportedFixesCompileTests {
+    @Test func theGraphQLFixIsCodeThatAnswersTheOperation() async throws {
+        let mocks = MockRegistry()
+        mocks.readsGraphQL()
+        var request = URLRequest(url: try #require(URL(string: "https://api.example.com/graphql")))
+        request.httpMethod = "POST"
+        request.httpBody = Data(#"{"query": "query GetUser { user { id } }"}"#.utf8)
+        _ = try? await mocks.session.data(for: request)
+        let message = mocks.takeFailures().first?.message ?? ""
+        let suggested = #"register(.graphQL("GetUser")) { request in .graphQL(data: "{}", for: request) }"#
+        #expect(message.contains(suggested))
+        // The suggestion, as code:
+        mocks.register(.graphQL("GetUser")) { request in .graphQL(data: "{}", for: request) }
+        let (data, _) = try await mocks.session.data(for: request)
+        #expect(String(decoding: data, as: UTF8.self) == #"{"data":{}}"#)
+    }
+
+    @Test func theURLFixIsCodeThatAnswersTheRequest() async throws {
+        let mocks = MockRegistry()
+        let url = try #require(URL(string: "https://api.example.com/health"))
+        _ = try? await mocks.session.data(from: url)
+        let message = mocks.takeFailures().first?.message ?? ""
+        #expect(message.contains(#"register("https://api.example.com/health") { _ in .status(200) }"#))
+        // The suggestion, as code:
+        mocks.register("https://api.example.com/health") { _ in .status(200) }
+        let (_, response) = try await mocks.session.data(from: url)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
     }
 }

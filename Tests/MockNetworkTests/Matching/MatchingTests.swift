@@ -329,7 +329,7 @@ final class MatchingTests: XCTestCase {
     }
 
     private func fix(_ address: String) -> String {
-        "Fix: register a handler for this URL, e.g. register(\"\(address)\") { _ in try .status(200) }, "
+        "Fix: register a handler for this URL, e.g. register(\"\(address)\") { _ in .status(200) }, "
             + "or correct the URL the client builds."
     }
 

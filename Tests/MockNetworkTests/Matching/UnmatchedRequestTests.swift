@@ -30,7 +30,7 @@ final class UnmatchedRequestTests: XCTestCase {
             """
             MockNetwork: no handler for GET https://dog.ceo/api/breeds.
             Nothing is registered.
-            Fix: register a handler for this URL, e.g. register("https://dog.ceo/api/breeds") { _ in try .status(200) }, \
+            Fix: register a handler for this URL, e.g. register("https://dog.ceo/api/breeds") { _ in .status(200) }, \
             or correct the URL the client builds.
             """)
     }
@@ -42,7 +42,7 @@ final class UnmatchedRequestTests: XCTestCase {
             message.split(separator: "\n").last,
             """
             Fix: only the query differs. Register this URL, e.g. register("https://api.example.com/items?page=2") \
-            { _ in try .status(200) }; or let the handler take any query, .url("https://api.example.com/items", \
+            { _ in .status(200) }; or let the handler take any query, .url("https://api.example.com/items", \
             query: .ignored); or require only the items that matter, .url("https://api.example.com/items", \
             query: .ignored).query(["name": "value"]).
             """)
@@ -61,7 +61,7 @@ final class UnmatchedRequestTests: XCTestCase {
             Registered (2):
               https://dog.ceo/api/breed/hound/images
               https://dog.ceo/api/breeds/list
-            Fix: register a handler for this URL, e.g. register("https://dog.ceo/api/breed/hound/images/") { _ in try .status(200) }, \
+            Fix: register a handler for this URL, e.g. register("https://dog.ceo/api/breed/hound/images/") { _ in .status(200) }, \
             or correct the URL the client builds.
             """)
     }

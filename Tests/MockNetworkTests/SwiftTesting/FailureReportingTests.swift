@@ -26,7 +26,7 @@ import Testing
                 Nearest: https://api.example.com/users (trailing slash: the requested path ends in "/", the registered "/users" does not)
                 Registered (1):
                   https://api.example.com/users
-                Fix: register a handler for this URL, e.g. register("https://api.example.com/users/") { _ in try .status(200) }, \
+                Fix: register a handler for this URL, e.g. register("https://api.example.com/users/") { _ in .status(200) }, \
                 or correct the URL the client builds.
                 """
             ]
