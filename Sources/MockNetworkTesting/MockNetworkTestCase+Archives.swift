@@ -54,7 +54,7 @@
         /// Archives need the package trait `Archives`, which this build turned off.
         @available(
             *, unavailable,
-            message: "archives need MockNetwork's package trait Archives (on by default): remove traits: [] from the dependency, or list \"Archives\" in its traits"
+            message: "archives need MockNetwork's package trait Archives: drop traits: [] from the dependency"
         )
         public func useArchive(_ name: String) throws {}
     }
