@@ -165,6 +165,10 @@ public struct MockResponse: Sendable {
     ///   - bundle: the bundle that holds the file.
     ///   - status: the HTTP status, 200 unless given.
     ///   - headers: header fields to send besides the `Content-Type`.
+    ///   - fileID: where the builder is called, for the failure a missing file records; leave the default.
+    ///   - filePath: where the builder is called; leave the default.
+    ///   - line: where the builder is called; leave the default.
+    ///   - column: where the builder is called; leave the default.
     ///
     /// A file that is not there fails the request with ``MockNetworkError/missingFixture(name:bundle:)``,
     /// naming the bundle and file, and the test at this call.

@@ -88,7 +88,7 @@ extension MockResponse {
         }
     }
 
-    /// ``graphQL(data:errors:extensions:for:status:headers:fileID:filePath:line:column:)-(String,_,_,_,_,_,_,_,_,_)``,
+    /// `graphQL(data:errors:extensions:for:status:headers:)` with JSON text,
     /// throwing what it cannot send.
     private static func graphQLText(
         data: String, errors: [GraphQLError], extensions: [String: JSONValue], for request: URLRequest?, status: Int,

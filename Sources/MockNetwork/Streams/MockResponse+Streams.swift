@@ -60,7 +60,7 @@ extension MockResponse {
         }
     }
 
-    /// ``events(_:every:status:headers:fileID:filePath:line:column:)``, throwing what it cannot send.
+    /// `events(_:every:status:headers:)`, throwing what it cannot send.
     package static func eventStream(
         _ events: [ServerSentEvent], every interval: Duration, status: Int, headers: [String: String]
     ) throws -> MockResponse {
