@@ -198,7 +198,7 @@
             }
             await Lifecycle.end(registry, through: fail) {
                 #if Archives
-                    if failed.isSet { TrafficAttachment.attach(registry, testName: test.name) }
+                    if failed.isSet { TrafficAttachment.attach(registry, testName: test.name, at: test.sourceLocation) }
                 #endif
             }
             guard processWide.used else { return }

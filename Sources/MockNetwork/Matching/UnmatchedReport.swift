@@ -153,7 +153,9 @@ extension MockRegistry.Core {
             .resourceUnavailable,
             userInfo: [
                 NSLocalizedDescriptionKey: summary
-                    + " (nothing registered matches; see the test's failure for the nearest match).",
+                    + (count == 0
+                        ? " (nothing is registered; see the test's failure)."
+                        : " (nothing registered matches; see the test's failure for the nearest match)."),
                 NSURLErrorFailingURLErrorKey: request.url,
             ])
         return (error, report)

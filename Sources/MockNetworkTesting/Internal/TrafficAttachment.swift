@@ -57,8 +57,9 @@
         }
 
         #if canImport(Testing)
-            /// Attaches `registry`'s traffic to the running Swift Testing test.
-            static func attach(_ registry: MockRegistry, testName: String) {
+            /// Attaches `registry`'s traffic to the running Swift Testing test; the note that names its
+            /// file (on Linux) is a warning at `location`, the test's.
+            static func attach(_ registry: MockRegistry, testName: String, at location: Testing.SourceLocation) {
                 guard registry.attachesTrafficOnFailure, let report = registry.trafficReport() else { return }
                 let name = fileName(for: testName)
                 if let sink {
@@ -74,7 +75,7 @@
                     // fails nothing) says where.
                     let note = writeFile(report, named: name)
                     #if compiler(>=6.3)
-                        Issue.record(Comment(rawValue: note), severity: .warning)
+                        Issue.record(Comment(rawValue: note), severity: .warning, sourceLocation: location)
                     #else
                         print(note)
                     #endif

@@ -21,6 +21,10 @@ final class UnmatchedRequestTests: XCTestCase {
     func testUnmatchedRequestFailsWithURLErrorNamingMethodAndURL() async throws {
         let (error, message) = try await unmatched("https://dog.ceo/api/breeds", registered: [])
         XCTAssertEqual(error?.code, .resourceUnavailable)
+        XCTAssertEqual(
+            error?.localizedDescription,
+            "MockNetwork: no handler for GET https://dog.ceo/api/breeds (nothing is registered; see the test's "
+                + "failure).", "with nothing registered, the error does not promise a nearest match")
         XCTAssertTrue(
             error?.localizedDescription.hasPrefix("MockNetwork: no handler for GET https://dog.ceo/api/breeds")
                 ?? false,

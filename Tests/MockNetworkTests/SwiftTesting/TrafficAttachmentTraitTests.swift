@@ -52,8 +52,12 @@
                     "traffic-onLinuxAFailingTestsTrafficIsAlsoAFileAWarningNames.har")
                 try? FileManager.default.removeItem(at: file)
                 let warnings = Shared<[String]>([])
+                let places = Shared<[Testing.SourceLocation?]>([])
                 let swallow = IssueHandlingTrait.filterIssues { issue in
-                    if !issue.isFailure { warnings.update { $0.append(issue.comments.map(\.rawValue).joined()) } }
+                    if !issue.isFailure {
+                        warnings.update { $0.append(issue.comments.map(\.rawValue).joined()) }
+                        places.update { $0.append(issue.sourceLocation) }
+                    }
                     return false
                 }
                 try await swallow.provideScope(for: test, testCase: nil) {
@@ -67,6 +71,7 @@
                 #expect(FileManager.default.fileExists(atPath: file.path))
                 #expect(warnings.current.count == 1)
                 #expect(warnings.current.first?.contains("is in \(file.path), a HAR file") == true)
+                #expect(places.current == [test.sourceLocation], "at the test, not in MockNetwork's own files")
                 try? FileManager.default.removeItem(at: file)
             }
         #endif
