@@ -40,11 +40,19 @@ enum GraphQLContent: ContentKind {
     /// JSON body, in order; `nil` for a request that is no batch of operations sent as JSON.
     static func split(_ recorded: RecordedRequest, _ reading: BodyReading) -> [(request: URLRequest, body: Data)]? {
         // The cheap checks first: most requests are no batch.
-        guard recorded.method.uppercased() == "POST",
+        let contentType = recorded.request.value(forHTTPHeaderField: "Content-Type") ?? ""
+        guard recorded.method.uppercased() == "POST", !HeaderValue(contentType).lowercased.hasPrefix("multipart/"),
             recorded.body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "["),
-            reading.graphQL.batch != nil
+            reading.graphQL.batch != nil, case .array(let elements)? = try? JSONValue(json: recorded.body),
+            !elements.isEmpty
         else { return nil }
-        return MockRegistry.operationRequests(of: recorded)
+        return elements.map { element in
+            var single = recorded.request
+            let body = Data(element.description.utf8)
+            single.httpBody = body
+            single.setValue(nil, forHTTPHeaderField: "Content-Length")
+            return (single, body)
+        }
     }
 
     /// The operations' answers as a JSON array, in order, with the first answer's `Content-Type`.
@@ -124,21 +132,5 @@ extension MockRegistry {
     /// unmatched request then names its operation and how to register a handler for it.
     package func readsGraphQL() {
         reads(GraphQLContent.self)
-    }
-
-    /// The requests a GraphQL batch's operations make alone: `recorded` with each operation as its
-    /// JSON body, in order; `nil` for a request that is no batch of operations sent as JSON.
-    static func operationRequests(of recorded: RecordedRequest) -> [(request: URLRequest, body: Data)]? {
-        let contentType = recorded.request.value(forHTTPHeaderField: "Content-Type") ?? ""
-        guard recorded.method.uppercased() == "POST", !contentType.lowercased().hasPrefix("multipart/"),
-            case .array(let elements)? = try? JSONValue(json: recorded.body), !elements.isEmpty
-        else { return nil }
-        return elements.map { element in
-            var single = recorded.request
-            let body = Data(element.description.utf8)
-            single.httpBody = body
-            single.setValue(nil, forHTTPHeaderField: "Content-Length")
-            return (single, body)
-        }
     }
 }

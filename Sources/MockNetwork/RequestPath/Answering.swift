@@ -104,7 +104,7 @@ extension MockRegistry.Core {
                 number = state.logRequest(recorded)
                 // A GraphQL batch: each operation by its own handler (`SplitRequests.swift`).
                 if !unmatched.passes(recorded.url), state.backing?.sendsUnmatchedToNetwork != true,
-                    let split = splitResponder(for: recorded, in: state)
+                    let split = splitResponder(for: recorded, reading, in: state)
                 {
                     return .deferred((split, SourceLocation()))
                 }
@@ -115,7 +115,7 @@ extension MockRegistry.Core {
                 switch state.splitWay(outranking: best, recorded, reading: reading, inline: inline) {
                 case .userCode: return .userCode
                 case .byPiece:
-                    if let split = splitResponder(for: recorded, in: state) {
+                    if let split = splitResponder(for: recorded, reading, in: state) {
                         number = state.logRequest(recorded)
                         return .deferred((split, SourceLocation()))
                     }

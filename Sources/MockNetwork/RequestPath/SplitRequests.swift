@@ -11,11 +11,12 @@ import Foundation
 /// answers).
 extension MockRegistry.Core {
     /// The responder for `recorded` when a kind of the registered routes splits it into pieces; `nil`
-    /// for any other request. Reads the body; registry state is read only when it runs.
-    func splitResponder(for recorded: RecordedRequest, in state: MockRegistry.State) -> Responder? {
-        guard !state.contentIndex.isEmpty,
-            let (kind, pieces) = state.split(recorded, BodyReading(recorded.request, body: recorded.body))
-        else { return nil }
+    /// for any other request. `reading` is the body as the lookup read it (what a kind read is not
+    /// read again); registry state is read only when the responder runs.
+    func splitResponder(for recorded: RecordedRequest, _ reading: BodyReading, in state: MockRegistry.State)
+        -> Responder?
+    {
+        guard !state.contentIndex.isEmpty, let (kind, pieces) = state.split(recorded, reading) else { return nil }
         return .async { [self] _ in
             var answers: [(headers: [String: String], body: Data)] = []
             for (single, body) in pieces {

@@ -15,8 +15,9 @@ package enum URLText {
     /// decides). An absolute URL (`scheme://authority/path?query#fragment`) or a reference relative to
     /// one (`/path?query`, `../path`, `?query`, `#fragment`, `//host/path`).
     package static func encodingInvalidCharacters(_ text: String) -> String {
+        // Most text needs nothing: one pass over its bytes tells, with no copy made.
+        guard text.utf8.contains(where: { !isAllowedAnywhere($0) }) else { return text }
         let bytes = Array(text.utf8)
-        guard bytes.contains(where: { !isAllowedAnywhere($0) }) else { return text }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 16)
         var index = 0
