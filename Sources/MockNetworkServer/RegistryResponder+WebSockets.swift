@@ -19,10 +19,10 @@ extension RegistryResponder {
             request: request, subprotocol: subprotocol, session: session, route: route, book: book)
         session.socket = socket
         let id = ObjectIdentifier(socket)
-        sockets.withLock { $0[id] = socket }
         let registry = registry
         session.onSwitch.withLock {
-            $0 = {
+            $0 = { [weak self] in
+                self?.sockets.withLock { $0[id] = socket }
                 book.socketOpened(socket)
                 route.start(socket, registry: registry)
             }

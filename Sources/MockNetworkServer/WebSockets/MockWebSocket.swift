@@ -94,6 +94,12 @@ public final class MockWebSocket: Sendable {
         return message
     }
 
+    /// Bytes of the client's messages waiting for the handler.
+    var unreadBytes: Int { state.withLock { $0.inboxBytes } }
+
+    /// Bytes the server has for the client that the socket has not taken yet.
+    var queuedBytes: Int { session.channel.queuedBytes }
+
     /// Whether the handler's messages leave room to read more from the client.
     var hasRoom: Bool { state.withLock { $0.inboxBytes < Self.inboxCapacity } }
 
