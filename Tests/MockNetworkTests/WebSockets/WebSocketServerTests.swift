@@ -386,6 +386,23 @@ final class WebSocketServerTests: XCTestCase {
         }
     }
 
+    func testAnXCTestEndWaitingOnItsThreadReportsTheOpenSocketToo() async throws {
+        let mocks = MockRegistry()
+        let line = #line + 1
+        mocks.webSocket("wss://api.example.com/chat")
+        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
+        defer { server.stop() }
+        try await withWatchdog(30) {
+            let client = try RawWebSocketClient(port: server.port, path: "/chat")
+            defer { client.close() }
+            _ = try await offThread { try client.readHandshake() }
+            _ = try await mocks.nextWebSocket()
+            // `tearDown`'s end: blocking, on a thread that is not the concurrency pool's.
+            let failures = try await offThread { mocks.settledFailures() }
+            XCTAssertEqual(failures.map(\.location?.line), [line])
+        }
+    }
+
     func testASocketTheClientClosedJustBeforeTheEndIsNoFailure() async throws {
         let mocks = MockRegistry()
         mocks.webSocket("wss://api.example.com/chat") { socket in
