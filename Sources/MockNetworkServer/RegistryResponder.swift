@@ -100,7 +100,7 @@ final class RegistryResponder: HTTPResponder {
         }
         let webSocket = if case .valid = handshake { true } else { false }
         guard
-            let urlRequest = forwarded?.urlRequest(for: request)
+            var handlersRequest = forwarded?.urlRequest(for: request)
                 ?? urlRequest(for: request, webSocket: webSocket)
         else {
             writer.respond(
@@ -108,6 +108,15 @@ final class RegistryResponder: HTTPResponder {
                 body: Data("MockServer: the request target \(request.target) makes no URL.\n".utf8))
             return
         }
+        if webSocket, forwarded != nil {
+            // The app's socket client adds the handshake's fields itself: its handlers see them.
+            for name in ["Sec-WebSocket-Key", "Sec-WebSocket-Version", "Sec-WebSocket-Protocol"] {
+                if let value = request.headers.combined(name) {
+                    handlersRequest.setValue(value, forHTTPHeaderField: name)
+                }
+            }
+        }
+        let urlRequest = handlersRequest
         let headSent = Locked(false)
         let switched = Locked(false)
         let key = open.withLock { open in
