@@ -135,11 +135,10 @@ final class RegistryResponder: HTTPResponder {
             case .head, .piece: break
             }
             if case .valid(let clientKey, let offered) = handshake, case .head(_, let fields, _) = event,
-                let route = fields.first(where: { HTTPHeaders.sameName($0.name, WebSocketBook.routeField) })
-                    .flatMap({ Int($0.value) })
+                let handshake = fields.first(where: { HTTPHeaders.sameName($0.name, WebSocketBook.routeField) })?.value
             {
                 switched.withLock { $0 = true }
-                return accept(urlRequest, key: clientKey, offered: offered, route: route, writer: writer)
+                return accept(urlRequest, key: clientKey, offered: offered, handshake: handshake, writer: writer)
             }
             // A socket's handshake, answered: its exchange's end is not the connection's.
             if switched.withLock({ $0 }) { return }

@@ -33,6 +33,8 @@ public final class MockWebSocket: Sendable {
 
     struct State {
         var events: [WebSocketEvent] = []
+        /// When each event happened, in the same order.
+        var times: [Date] = []
         var clientMessages = 0
         /// Client messages a test took with `nextWebSocketMessage`, by number.
         var seenByTest: Set<Int> = []
@@ -40,12 +42,24 @@ public final class MockWebSocket: Sendable {
         var clientClose: (code: WebSocketCloseCode, reason: String)?
         var serverClose: (code: WebSocketCloseCode, reason: String)?
         var open = true
+
+        mutating func append(_ event: WebSocketEvent) {
+            events.append(event)
+            times.append(Date())
+        }
     }
 
     /// Bytes of messages waiting for the handler before the server stops reading from the client.
     static let inboxCapacity = 1 << 20
 
-    init(request: URLRequest, subprotocol: String?, session: SocketSession, route: SocketRoute, book: WebSocketBook) {
+    /// What names this socket's handshake in the registry's log (the answer's route field).
+    let handshakeID: String
+
+    init(
+        request: URLRequest, subprotocol: String?, session: SocketSession, route: SocketRoute, book: WebSocketBook,
+        handshakeID: String
+    ) {
+        self.handshakeID = handshakeID
         self.request = request
         self.subprotocol = subprotocol
         self.session = session
@@ -140,7 +154,7 @@ public final class MockWebSocket: Sendable {
         let send = state.withLock { state -> Bool in
             guard state.open, state.serverClose == nil, state.clientClose == nil else { return false }
             state.serverClose = (code, reason)
-            state.events.append(.closed(by: .server, code: code, reason: reason))
+            state.append(.closed(by: .server, code: code, reason: reason))
             return true
         }
         if send { session.close(code.maySend ? code : .normal, reason: reason) }
@@ -176,7 +190,7 @@ public final class MockWebSocket: Sendable {
         let first = state.withLock { state -> Bool in
             guard state.open, state.serverClose == nil else { return false }
             state.serverClose = (.abnormal, "dropped")
-            state.events.append(.closed(by: .server, code: .abnormal, reason: "dropped"))
+            state.append(.closed(by: .server, code: .abnormal, reason: "dropped"))
             return true
         }
         if first { session.drop(midMessage: message) }
@@ -208,6 +222,21 @@ public final class MockWebSocket: Sendable {
         state.withLock { $0.open && $0.clientClose == nil && $0.serverClose == nil }
     }
 
+    /// The messages each way with their times, as an export of the traffic shows them.
+    var switchedMessages: [SwitchedMessage] {
+        state.withLock { state in
+            zip(state.events, state.times).compactMap { event, time in
+                switch event {
+                case .received(let message):
+                    SwitchedMessage(fromClient: true, time: time, isText: message.text != nil, data: message.data)
+                case .sent(let message):
+                    SwitchedMessage(fromClient: false, time: time, isText: message.text != nil, data: message.data)
+                case .closed: nil
+                }
+            }
+        }
+    }
+
     // MARK: From the session and the server
 
     /// The server stops: a close frame with 1001 (going away), and the connection closes.
@@ -215,20 +244,20 @@ public final class MockWebSocket: Sendable {
         let send = state.withLock { state -> Bool in
             guard state.open, state.serverClose == nil, state.clientClose == nil else { return false }
             state.serverClose = (.goingAway, "the server stopped")
-            state.events.append(.closed(by: .server, code: .goingAway, reason: "the server stopped"))
+            state.append(.closed(by: .server, code: .goingAway, reason: "the server stopped"))
             return true
         }
         if send { session.close(.goingAway, reason: "the server stopped", timeout: 0.1) }
     }
 
     private func note(_ event: WebSocketEvent) {
-        state.withLock { $0.events.append(event) }
+        state.withLock { $0.append(event) }
     }
 
     /// A whole message from the client: to the script, or to the handler and the test's awaits.
     func clientSent(_ message: WebSocketMessage) {
         let number = state.withLock { state -> Int in
-            state.events.append(.received(message))
+            state.append(.received(message))
             state.clientMessages += 1
             if route.script == nil { state.inboxBytes += message.data.count }
             return state.clientMessages
@@ -261,7 +290,7 @@ public final class MockWebSocket: Sendable {
     func clientClosed(_ code: WebSocketCloseCode, reason: String) {
         state.withLock { state in
             state.clientClose = (code, reason)
-            state.events.append(.closed(by: .client, code: code, reason: reason))
+            state.append(.closed(by: .client, code: code, reason: reason))
         }
     }
 
@@ -269,7 +298,7 @@ public final class MockWebSocket: Sendable {
         state.withLock { state in
             if state.serverClose == nil {
                 state.serverClose = (code, reason)
-                state.events.append(.closed(by: .server, code: code, reason: reason))
+                state.append(.closed(by: .server, code: code, reason: reason))
             }
         }
         route.fail(
@@ -283,7 +312,7 @@ public final class MockWebSocket: Sendable {
             state.open = false
             if state.clientClose == nil, state.serverClose == nil {
                 // Gone with no close frame either way: the client's connection ended (1006).
-                state.events.append(.closed(by: .client, code: .abnormal, reason: ""))
+                state.append(.closed(by: .client, code: .abnormal, reason: ""))
             }
             return inbox.waiting.filter { !state.seenByTest.contains($0.number) }.map(\.message)
         }

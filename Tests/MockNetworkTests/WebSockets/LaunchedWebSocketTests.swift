@@ -55,7 +55,8 @@ final class LaunchedWebSocketTests: XCTestCase {
         defer { server.stop() }
         var environment = server.launchEnvironment
         environment["MOCKNETWORK_SERVER_SECRET"] = String(repeating: "0", count: 64)
-        let request = MockRegistry.webSocketRequest(URL(string: "wss://api.example.com/chat")!, environment: environment)
+        let request = MockRegistry.webSocketRequest(
+            URL(string: "wss://api.example.com/chat")!, environment: environment)
         try await withWatchdog(30) {
             try await offThread {
                 let client = try RawWebSocketClient(
