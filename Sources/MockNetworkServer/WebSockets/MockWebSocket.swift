@@ -46,11 +46,18 @@ public final class MockWebSocket: Sendable {
         mutating func append(_ event: WebSocketEvent) {
             events.append(event)
             times.append(Date())
+            if events.count > MockWebSocket.eventLimit + MockWebSocket.eventLimit / 10 {
+                // The latest only, dropped in steps: a socket's log stays bounded however long it runs.
+                events.removeFirst(events.count - MockWebSocket.eventLimit)
+                times.removeFirst(times.count - MockWebSocket.eventLimit)
+            }
         }
     }
 
     /// Bytes of messages waiting for the handler before the server stops reading from the client.
     static let inboxCapacity = 1 << 20
+    /// The most events a socket keeps (the latest): a registry's log keeps 10,000 requests too.
+    static let eventLimit = 10_000
 
     /// What names this socket's handshake in the registry's log (the answer's route field).
     let handshakeID: String
@@ -262,29 +269,48 @@ public final class MockWebSocket: Sendable {
             if route.script == nil { state.inboxBytes += message.data.count }
             return state.clientMessages
         }
-        book.clientSent(message, number: number, on: self)
         if let script = route.script {
+            book.clientSent(message, number: number, on: self)
             guard let replies = script.replies[message] else {
                 route.fail(
                     "the client sent \(message) on \(url.absoluteString), and the script registered here has no "
                         + "reply for it. Add it to replies:, or register a handler that reads every message.")
                 return
             }
-            for reply in replies {
-                note(.sent(reply))
-                switch reply {
-                case .text(let text): session.sendNow(WebSocketFrames.frame(.text, Array(text.utf8)))
-                case .data(let data): session.sendNow(WebSocketFrames.frame(.binary, Array(data)))
-                }
-            }
+            for reply in replies { sendAtOnce(reply) }
             return
         }
+        // In the inbox first: a test that takes it from the book at once finds it there.
         inbox.append((number, message))
+        book.clientSent(message, number: number, on: self)
     }
 
-    /// A test took the client's message `number` with `nextWebSocketMessage`.
+    /// Sends `message` now, in order with what the connection reads (a script's messages), without
+    /// waiting for a slow client: a script's messages are few.
+    func sendAtOnce(_ message: WebSocketMessage) {
+        guard isOpen else { return }
+        note(.sent(message))
+        switch message {
+        case .text(let text): session.sendNow(WebSocketFrames.frame(.text, Array(text.utf8)))
+        case .data(let data): session.sendNow(WebSocketFrames.frame(.binary, Array(data)))
+        }
+    }
+
+    /// A test took the client's message `number` with `nextWebSocketMessage`. A socket the test
+    /// drives (no handler) has it taken from its messages too, so a test that reads with
+    /// `nextWebSocketMessage` alone never fills the socket's inbox.
     func seenByTest(_ number: Int) {
-        _ = state.withLock { $0.seenByTest.insert(number) }
+        guard case .test = route.body else {
+            _ = state.withLock { $0.seenByTest.insert(number) }
+            return
+        }
+        guard let (_, message) = inbox.remove(where: { $0.number == number }) else { return }
+        let resume = state.withLock { state -> Bool in
+            let wasFull = state.inboxBytes >= Self.inboxCapacity
+            state.inboxBytes -= message.data.count
+            return wasFull && state.inboxBytes < Self.inboxCapacity
+        }
+        if resume { session.channel.resumeReading() }
     }
 
     func clientClosed(_ code: WebSocketCloseCode, reason: String) {

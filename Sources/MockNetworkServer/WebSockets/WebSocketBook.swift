@@ -87,8 +87,8 @@ final class SocketRoute: Sendable {
                 session.onEnd { task.cancel() }
             }
         case .script(let script):
-            guard !script.onOpen.isEmpty else { return }
-            Task { for message in script.onOpen { await socket.send(message) } }
+            // On the connection's queue, before any message is read: "ready" goes before any reply.
+            for message in script.onOpen { socket.sendAtOnce(message) }
         case .test:
             break
         }
@@ -102,8 +102,8 @@ final class WebSocketBook: SwitchedExchanges {
     private let all = Locked<[MockWebSocket]>([])
     /// The sockets `nextWebSocket` has not returned yet.
     let opened = AsyncQueue<MockWebSocket>()
-    /// The client messages `nextWebSocketMessage` has not returned yet.
-    let messages = AsyncQueue<(socket: MockWebSocket, number: Int, message: WebSocketMessage)>()
+    /// The client messages `nextWebSocketMessage` has not returned yet (the latest 10,000).
+    let messages = AsyncQueue<(socket: MockWebSocket, number: Int, message: WebSocketMessage)>(limit: 10_000)
     private static let making = Locked(())
 
     /// `registry`'s book, made on first use.
