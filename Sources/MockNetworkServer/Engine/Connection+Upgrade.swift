@@ -38,6 +38,18 @@ final class UpgradedChannel: Sendable {
         }
     }
 
+    /// Sends `bytes` as ``send(_:)`` does, unless more than `limit` bytes wait to be sent already:
+    /// then sends nothing and returns -1.
+    func send(_ bytes: [UInt8], unlessOver limit: Int) -> Int? {
+        connection.state.withLock { state -> Int? in
+            guard state.phase == .upgraded else { return nil }
+            guard state.outbound.count <= limit else { return -1 }
+            state.outbound.append(contentsOf: bytes)
+            connection.flush(&state)
+            return state.phase == .upgraded ? state.outbound.count : nil
+        }
+    }
+
     /// Runs `body` once the bytes waiting to be sent fall to ``lowWater`` (at once when they are
     /// there already, or the connection is closed): a writer waits for a slow reader this way.
     func whenDrained(_ body: @escaping @Sendable () -> Void) {

@@ -201,10 +201,24 @@ final class SocketSession: ConnectionUpgrade {
     /// Sends a message's frames, waiting first while the client is behind (the bytes waiting to be
     /// sent are over the low-water mark): a slow reader slows the sender, never the server's memory.
     func send(_ frame: [UInt8]) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            channel.whenDrained { continuation.resume() }
+        // Sent at once while the client keeps up, as it mostly does; else after it drained.
+        if let waiting = sendNow(frame, unlessOver: UpgradedChannel.lowWater), waiting < 0 {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                channel.whenDrained { continuation.resume() }
+            }
+            sendNow(frame)
         }
-        sendNow(frame)
+    }
+
+    /// Sends `frame` unless more than `limit` bytes wait to be sent already: then returns -1 and
+    /// sends nothing (held frames always wait, and count as sent).
+    private func sendNow(_ frame: [UInt8], unlessOver limit: Int) -> Int? {
+        let held = state.withLock { state -> Bool in
+            guard state.held != nil else { return false }
+            state.held?.append(frame)
+            return true
+        }
+        return held ? 0 : channel.send(frame, unlessOver: limit)
     }
 
     /// Holds the frames sent from now until ``release()``.
