@@ -118,7 +118,7 @@ public final class MockServer: Sendable, StopsWithTest {
             return origin
         }
         secret = Self.newSecret()
-        responder = RegistryResponder(registry: registry, origins: served, secret: secret)
+        responder = RegistryResponder(registry: registry, origins: served, secret: secret, limits: limits)
         do {
             server = try HTTPServer(limits: limits, responder: responder, failingBind: failingBind)
         } catch let failure as Socket.Failure {
@@ -144,9 +144,25 @@ public final class MockServer: Sendable, StopsWithTest {
     /// client before the answer counts as cut short; this call does not wait for it. An answer whose
     /// last byte was sent is complete. Safe to call more than once.
     public func stop() {
+        responder.closeSockets()
         responder.stopServing()
         server.stop(grace: Self.hangUpGrace)
     }
+
+    /// WebSockets still open at the end of the test, after waiting up to ``socketGrace`` for those
+    /// whose close is on its way; blocks the calling thread (XCTest's `tearDown`).
+    package func failuresAtEndOfTest() -> [MockFailure] {
+        responder.openSocketFailures(grace: Self.socketGrace)
+    }
+
+    /// As ``failuresAtEndOfTest()``, holding no thread.
+    package func awaitFailuresAtEndOfTest() async -> [MockFailure] {
+        await responder.awaitOpenSocketFailures(grace: Self.socketGrace)
+    }
+
+    /// How long the end of a test waits for WebSockets to close before it calls them still open: a
+    /// client that closed its socket just before returning has its close frame on the way.
+    static let socketGrace: TimeInterval = 0.25
 
     /// How long a connection whose answer the stop leaves unfinished waits for its client to hang
     /// up, before the answer counts as cut short: a client that just gave up on its answer (its

@@ -38,7 +38,7 @@ struct ServedOrigin: Sendable {
 /// Answers a server's requests with a registry: rebuilds the `URLRequest` the handlers see, and
 /// writes what the registry answers.
 final class RegistryResponder: HTTPResponder {
-    private let registry: MockRegistry
+    let registry: MockRegistry
     private let origins: [ServedOrigin]
     /// What an app's forwarded requests carry (``ForwardedRequest``).
     private let secret: String
@@ -51,10 +51,16 @@ final class RegistryResponder: HTTPResponder {
     /// The requests being answered, by a number of the responder's, to cut short when it stops.
     private let open = Locked<(next: Int, exchanges: [Int: ServedExchange])>((0, [:]))
 
-    init(registry: MockRegistry, origins: [ServedOrigin], secret: String) {
+    /// What the server takes from its clients (the WebSockets' limits).
+    let limits: HTTPServerLimits
+    /// The WebSockets open on this server.
+    let sockets = Locked<[ObjectIdentifier: MockWebSocket]>([:])
+
+    init(registry: MockRegistry, origins: [ServedOrigin], secret: String, limits: HTTPServerLimits) {
         self.registry = registry
         self.origins = origins
         self.secret = secret
+        self.limits = limits
     }
 
     func setOwnOrigin(_ origin: ServedOrigin) {
@@ -82,13 +88,28 @@ final class RegistryResponder: HTTPResponder {
             writer.respond(status: 403, headers: fields, body: Data((reason + "\n").utf8))
             return
         }
-        guard let urlRequest = forwarded?.urlRequest(for: request) ?? urlRequest(for: request) else {
+        let handshake = WebSocketHandshake.read(request)
+        if case .invalid(let status, var fields, let reason) = handshake {
+            fields.add("Content-Type", "text/plain; charset=utf-8")
+            writer.respond(status: status, headers: fields, body: Data((reason + "\n").utf8))
+            return
+        }
+        if case .valid = handshake, let refusal = socketRefusal() {
+            writer.respond(status: 503, headers: Self.textFields, body: Data((refusal + "\n").utf8))
+            return
+        }
+        let webSocket = if case .valid = handshake { true } else { false }
+        guard
+            let urlRequest = forwarded?.urlRequest(for: request)
+                ?? urlRequest(for: request, webSocket: webSocket)
+        else {
             writer.respond(
                 status: 400, headers: ["Content-Type": "text/plain; charset=utf-8"],
                 body: Data("MockServer: the request target \(request.target) makes no URL.\n".utf8))
             return
         }
         let headSent = Locked(false)
+        let switched = Locked(false)
         let key = open.withLock { open in
             open.next += 1
             return open.next
@@ -104,6 +125,15 @@ final class RegistryResponder: HTTPResponder {
             case .end, .unmatched, .failed: forget(key)
             case .head, .piece: break
             }
+            if case .valid(let clientKey, let offered) = handshake, case .head(_, let fields, _) = event,
+                let route = fields.first(where: { HTTPHeaders.sameName($0.name, WebSocketBook.routeField) })
+                    .flatMap({ Int($0.value) })
+            {
+                switched.withLock { $0 = true }
+                return accept(urlRequest, key: clientKey, offered: offered, route: route, writer: writer)
+            }
+            // A socket's handshake, answered: its exchange's end is not the connection's.
+            if switched.withLock({ $0 }) { return }
             switch event {
             case .head(let status, let fields, let length):
                 headSent.withLock { $0 = true }
@@ -199,13 +229,15 @@ final class RegistryResponder: HTTPResponder {
     }
 
     /// The request as the handlers see it: its URL on the origin it was sent to, its method, its
-    /// fields but the connection's, and its body.
-    func urlRequest(for request: HTTPServerRequest) -> URLRequest? {
+    /// fields but the connection's, and its body. A WebSocket's handshake has the origin's scheme
+    /// for sockets (`wss` for `https`, `ws` for `http`), an ordinary request the one for HTTP.
+    func urlRequest(for request: HTTPServerRequest, webSocket: Bool = false) -> URLRequest? {
         let host = request.headers["Host"]?.lowercased()
         guard
             let origin = origins.first(where: { host.map($0.hostValues.contains) ?? false })
                 ?? redirectedOrigin(of: request.target) ?? origins.first ?? ownOrigin.withLock({ $0 }),
-            let url = URLText.url(origin.prefix + Self.pathAndQuery(of: request.target))
+            let url = URLText.url(
+                Self.prefix(origin.prefix, webSocket: webSocket) + Self.pathAndQuery(of: request.target))
         else { return nil }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method

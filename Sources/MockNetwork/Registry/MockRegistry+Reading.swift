@@ -54,22 +54,25 @@ extension MockRegistry {
     /// Failures for the end of a test, in the order to report them: first it waits, bounded, for
     /// the requests the test started (see ``settle()``), then takes what was noticed (unmatched
     /// requests, invalid registrations and responses), then adds handlers whose expected number of
-    /// calls was not met and requests still in flight. Forgets all it returns.
+    /// calls was not met and requests still in flight, and what stops with the test and is still open
+    /// (a served WebSocket, after its own bounded wait). Forgets all it returns.
     ///
     /// Reading what was noticed only after the wait matters: a request resumed just before the end
     /// records "no handler" during the wait.
     package func settledFailures() -> [MockFailure] {
         let open = settle()
+        let ending = stoppingFailures()
         let noticed = takeFailures()
-        return noticed + endOfTestFailures(open: open)
+        return noticed + endOfTestFailures(open: open) + ending
     }
 
     /// As ``settledFailures()``, for an end of a test on the concurrency pool: it awaits the requests
     /// the test started, holding no thread.
     package func awaitSettledFailures() async -> [MockFailure] {
         let open = await awaitSettled()
+        let ending = await awaitStoppingFailures()
         let noticed = takeFailures()
-        return noticed + endOfTestFailures(open: open)
+        return noticed + endOfTestFailures(open: open) + ending
     }
 
     /// Failures for the end of a test: handlers whose expected number of calls was not met, and

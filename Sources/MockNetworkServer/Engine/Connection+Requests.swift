@@ -6,6 +6,7 @@ extension Connection {
     /// Moves the connection on as far as it can: parses, answers failures, and calls the responder
     /// for the next request when the last answer has ended. On the connection's queue.
     func process() {
+        if state.withLock({ $0.upgrade != nil }) { return processUpgraded() }
         while let (request, writer) = state.withLock({ advance(&$0) }) {
             // Outside the lock: a responder may answer at once; what it writes meanwhile is applied
             // as it returns, and the loop takes the next request.
@@ -69,7 +70,8 @@ extension Connection {
 
     /// Parses what arrived into pending requests, as far as the read-ahead limits allow.
     private func parse(_ state: inout ConnectionState) {
-        while !state.parsingEnded, !state.awaitingContinue, state.pending.count < limits.maxPipelinedRequests,
+        while !state.parsingEnded, !state.awaitingContinue, !state.upgradeAsked,
+            state.pending.count < limits.maxPipelinedRequests,
             state.pendingBodyBytes < ConnectionState.readAheadBodyBytes
         {
             switch state.parser.next(from: &state.inbound) {
@@ -88,6 +90,8 @@ extension Connection {
                 state.lastProgress = ConnectionState.now
                 state.pendingBodyBytes += request.body.count
                 state.pending.append(.request(request))
+                // What follows a request to switch protocols may be the new protocol's bytes.
+                if request.headers.contains("Upgrade") { state.upgradeAsked = true }
             case .failure(let failure):
                 state.parsingEnded = true
                 state.pending.append(.failure(failure))

@@ -34,6 +34,13 @@ extension Connection {
                 case .write(let piece): write(call.serial, piece, &state)
                 case .end: end(call.serial, &state)
                 case .abort: abort(call.serial, &state)
+                case .switchProtocols(let head, let upgrade):
+                    if switchProtocols(call.serial, head: head, to: upgrade, &state) {
+                        queue.async { [self] in
+                            upgrade.switched()
+                            process()
+                        }
+                    }
                 case .onClose(let handler):
                     // On the queue, as `closeNow` runs it: never inside the caller's own locks.
                     if onClose(call.serial, handler, &state) { queue.async(execute: handler) }
@@ -161,6 +168,7 @@ extension Connection {
     /// written), or closes when it must.
     private func finish(_ answer: ConnectionState.Answer, keepsOpen: Bool, _ state: inout ConnectionState) {
         state.answer = nil
+        state.upgradeAsked = false  // answered without switching: what follows is HTTP again
         state.lastProgress = ConnectionState.now
         if !keepsOpen {
             state.parsingEnded = true

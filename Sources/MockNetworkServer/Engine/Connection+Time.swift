@@ -26,7 +26,7 @@ extension Connection {
                 discardWaitingBytes()
                 closeNow(&state)
                 return false
-            case .open, .closingAfterFlush:
+            case .open, .closingAfterFlush, .upgraded:
                 break
             }
             let idle = nanoseconds(limits.idleTimeout)

@@ -160,6 +160,7 @@ final class Connection: Sendable {
                 state.outbound.removeFirst(count)
                 state.lastProgress = ConnectionState.now
             case .wouldBlock:
+                runDrainWaiters(&state)
                 armWriting(&state)
                 return
             case .failed:
@@ -167,6 +168,7 @@ final class Connection: Sendable {
                 return
             }
         }
+        runDrainWaiters(&state)
         if let source = state.writeSource, !state.writeSuspended {
             state.writeSuspended = true
             source.suspend()
@@ -241,6 +243,11 @@ final class Connection: Sendable {
         state.answerCutShort = state.answer?.serial
         if let onClose = state.answer?.onClose { queue.async(execute: onClose) }
         state.answer = nil
+        if let upgrade = state.upgrade {
+            state.upgrade = nil  // the protocol holds the connection's channel: the cycle ends here
+            queue.async { upgrade.connectionClosed() }
+        }
+        runDrainWaiters(&state)
         if state.sourcesOnDescriptor == 0 {
             closeDescriptor(&state)
             queue.async { [self] in table.remove(self) }

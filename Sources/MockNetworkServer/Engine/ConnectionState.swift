@@ -22,6 +22,9 @@ struct ConnectionState {
         /// until it closes too or the deadline passes. Also a stopping server's grace for the client
         /// of an answer in progress to hang up (``Connection/shutDown(grace:)``), with nothing shut.
         case lingering(deadline: UInt64)
+        /// Switched to another protocol (`101 Switching Protocols`): the bytes each way are that
+        /// protocol's (``ConnectionUpgrade``), until it closes the connection.
+        case upgraded
         /// Closed: the sources are cancelled, the descriptor closed or about to be.
         case closed
     }
@@ -50,6 +53,15 @@ struct ConnectionState {
     var pendingBodyBytes = 0
     /// A head asked for `100 Continue` and it has not been sent yet; its body is not read meanwhile.
     var awaitingContinue = false
+    /// A request asked to switch protocols (`Upgrade`) and its answer has not ended: nothing after
+    /// it is parsed as HTTP meanwhile, since it may be the new protocol's.
+    var upgradeAsked = false
+    /// The protocol the connection switched to, in phase `upgraded`.
+    var upgrade: (any ConnectionUpgrade)?
+    /// The upgraded protocol takes no more bytes for now (its reader is behind).
+    var upgradeReadPaused = false
+    /// What runs once the bytes waiting to be sent fall to ``HTTPServerLimits/outboundLowWater``.
+    var drainWaiters: [@Sendable () -> Void] = []
     /// No more requests will be read: after a failure, a close, or the client's end of stream.
     var parsingEnded = false
     var answer: Answer?
@@ -89,8 +101,9 @@ struct ConnectionState {
     func wantsToRead(_ limits: HTTPServerLimits) -> Bool {
         switch phase {
         case .open:
-            !peerFinished && !parsingEnded && !awaitingContinue && pending.count < limits.maxPipelinedRequests
-                && pendingBodyBytes < Self.readAheadBodyBytes
+            !peerFinished && !parsingEnded && !awaitingContinue && !upgradeAsked
+                && pending.count < limits.maxPipelinedRequests && pendingBodyBytes < Self.readAheadBodyBytes
+        case .upgraded: !peerFinished && !upgradeReadPaused
         case .lingering: !peerFinished
         case .closingAfterFlush, .closed: false
         }
@@ -101,7 +114,7 @@ struct ConnectionState {
     var waitsOnClient: Bool {
         switch phase {
         case .open: !outbound.isEmpty || (answer == nil && pending.isEmpty)
-        case .closingAfterFlush: !outbound.isEmpty
+        case .closingAfterFlush, .upgraded: !outbound.isEmpty
         case .lingering, .closed: false
         }
     }

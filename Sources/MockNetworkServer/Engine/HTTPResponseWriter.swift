@@ -46,6 +46,18 @@ package final class HTTPResponseWriter: Sendable {
         connection.post(WriterCall(serial: serial, kind: .abort))
     }
 
+    /// Answers with `head` (a `101 Switching Protocols`, written whole by the caller) and hands the
+    /// connection to `upgrade`: from then on its bytes are that protocol's, nothing more is read as
+    /// HTTP, and the idle time counts only while the client takes nothing of what is sent.
+    func switchProtocols(head: [UInt8], to upgrade: any ConnectionUpgrade) {
+        connection.post(WriterCall(serial: serial, kind: .switchProtocols(head: head, upgrade: upgrade)))
+    }
+
+    /// The channel an upgraded protocol writes through on this answer's connection.
+    func upgradedChannel() -> UpgradedChannel {
+        UpgradedChannel(connection: connection)
+    }
+
     /// Where an answer stands for its client.
     package enum Progress: Sendable, Equatable {
         /// Some of it is still to be sent, and its client is there.

@@ -22,11 +22,17 @@ public struct HTTPServerLimits: Sendable, Equatable {
     /// The most requests read ahead of the one being answered on a connection (pipelining); past
     /// that the server reads nothing more until answers go out.
     public var maxPipelinedRequests: Int
+    /// The most WebSockets open at once; a handshake past that is answered with 503.
+    public var maxWebSockets: Int
+    /// The most bytes of one WebSocket message (and so of one frame); a client that sends more is
+    /// closed with 1009 (message too big).
+    public var maxWebSocketMessageBytes: Int
 
     /// The given limits; the defaults suit a test server on loopback.
     public init(
         maxHeaderBytes: Int = 64 * 1024, maxBodyBytes: Int = 64 * 1024 * 1024, maxConnections: Int = 256,
-        idleTimeout: TimeInterval = 30, lingerTimeout: TimeInterval = 2, maxPipelinedRequests: Int = 16
+        idleTimeout: TimeInterval = 30, lingerTimeout: TimeInterval = 2, maxPipelinedRequests: Int = 16,
+        maxWebSockets: Int = 128, maxWebSocketMessageBytes: Int = 16 * 1024 * 1024
     ) {
         self.maxHeaderBytes = max(maxHeaderBytes, 256)
         self.maxBodyBytes = max(maxBodyBytes, 0)
@@ -34,6 +40,8 @@ public struct HTTPServerLimits: Sendable, Equatable {
         self.idleTimeout = idleTimeout.isFinite ? max(idleTimeout, 0.01) : 30
         self.lingerTimeout = lingerTimeout.isFinite ? max(lingerTimeout, 0) : 2
         self.maxPipelinedRequests = max(maxPipelinedRequests, 1)
+        self.maxWebSockets = max(maxWebSockets, 0)
+        self.maxWebSocketMessageBytes = max(maxWebSocketMessageBytes, 125)
     }
 
     /// Bytes of answers waiting to be sent on a connection below which it takes its next request.

@@ -9,6 +9,7 @@ struct WriterCall {
         case end
         case abort
         case onClose(@Sendable () -> Void)
+        case switchProtocols(head: [UInt8], upgrade: any ConnectionUpgrade)
     }
 
     /// The answer it is for.

@@ -1,0 +1,374 @@
+import Foundation
+import MockNetwork
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The server's end of one WebSocket a client opened on a ``MockServer``: what a handler (or the
+/// test) reads the client's messages from, and sends, pings and closes with.
+///
+/// ```swift
+/// mocks.webSocket("wss://api.example.com/chat") { socket in
+///     for try await message in socket.messages {
+///         await socket.send(message)  // an echo
+///     }
+/// }
+/// ```
+///
+/// Every method may be called from any task. After the socket closed, `send`, `ping` and `close`
+/// do nothing, and ``messages`` ends. ``events`` keeps what went each way, in order.
+public final class MockWebSocket: Sendable {
+    /// The handshake as handlers see it: its URL is the one the client believes it opened
+    /// (`wss://api.example.com/chat`), with the `Sec-WebSocket-*` fields it sent.
+    public let request: URLRequest
+    /// The subprotocol the server chose from those the client offered, if any.
+    public let subprotocol: String?
+
+    let session: SocketSession
+    let inbox = AsyncQueue<(number: Int, message: WebSocketMessage)>()
+    let route: SocketRoute
+    let book: WebSocketBook
+    private let state = Locked(State())
+
+    struct State {
+        var events: [WebSocketEvent] = []
+        var clientMessages = 0
+        /// Client messages a test took with `nextWebSocketMessage`, by number.
+        var seenByTest: Set<Int> = []
+        var inboxBytes = 0
+        var clientClose: (code: WebSocketCloseCode, reason: String)?
+        var serverClose: (code: WebSocketCloseCode, reason: String)?
+        var open = true
+    }
+
+    /// Bytes of messages waiting for the handler before the server stops reading from the client.
+    static let inboxCapacity = 1 << 20
+
+    init(request: URLRequest, subprotocol: String?, session: SocketSession, route: SocketRoute, book: WebSocketBook) {
+        self.request = request
+        self.subprotocol = subprotocol
+        self.session = session
+        self.route = route
+        self.book = book
+    }
+
+    /// The URL the client opened, as the handlers see it.
+    public var url: URL { request.url ?? URL(fileURLWithPath: "/") }
+
+    // MARK: Reading
+
+    /// The messages the client sends, in order; the sequence ends when the socket closes. A loop
+    /// over it is a handler's usual body. Throws `CancellationError` when the task is cancelled.
+    public var messages: WebSocketMessages { WebSocketMessages(socket: self) }
+
+    /// The client's next message, within `timeout` (at once when one waits).
+    ///
+    /// - Throws: ``WebSocketError/timedOut(_:)`` when none comes in time, ``WebSocketError/closed(_:reason:)``
+    ///   when the socket closes first, `CancellationError` when the task is cancelled.
+    public func receive(timeout: Duration = .seconds(5)) async throws -> WebSocketMessage {
+        let seconds = Self.seconds(timeout)
+        let url = self.url
+        guard
+            let message = try await take(
+                timeout: seconds,
+                timedOut: {
+                    WebSocketError.timedOut("no message came on \(url.absoluteString) within \(seconds) s")
+                })
+        else {
+            let close = state.withLock { $0.clientClose ?? $0.serverClose }
+            throw WebSocketError.closed(close?.code ?? .abnormal, reason: close?.reason ?? "")
+        }
+        return message
+    }
+
+    /// The next message for the handler (``messages``, ``receive(timeout:)``).
+    func take(timeout: TimeInterval?, timedOut: @escaping @Sendable () -> any Error) async throws -> WebSocketMessage? {
+        guard let (_, message) = try await inbox.next(timeout: timeout, timedOut: timedOut) else { return nil }
+        let resume = state.withLock { state -> Bool in
+            let wasFull = state.inboxBytes >= Self.inboxCapacity
+            state.inboxBytes -= message.data.count
+            return wasFull && state.inboxBytes < Self.inboxCapacity
+        }
+        if resume { session.channel.resumeReading() }
+        return message
+    }
+
+    /// Whether the handler's messages leave room to read more from the client.
+    var hasRoom: Bool { state.withLock { $0.inboxBytes < Self.inboxCapacity } }
+
+    // MARK: Sending
+
+    /// Sends `message`. Waits first while the client is behind (has not taken what was sent), so
+    /// a slow reader slows the sender instead of filling the server's memory.
+    public func send(_ message: WebSocketMessage) async {
+        guard isOpen else { return }
+        let frame: [UInt8]
+        switch message {
+        case .text(let text): frame = WebSocketFrames.frame(.text, Array(text.utf8))
+        case .data(let data): frame = WebSocketFrames.frame(.binary, Array(data))
+        }
+        note(.sent(message))
+        await session.send(frame)
+    }
+
+    /// Sends `messages` in order, `interval` apart (the first after `interval`): a feed on a
+    /// schedule. Returns when the last was sent, or when the socket closed or the task was cancelled.
+    public func send(_ messages: [WebSocketMessage], every interval: Duration) async {
+        for message in messages {
+            do { try await Task.sleep(for: interval) } catch { return }
+            guard isOpen else { return }
+            await send(message)
+        }
+    }
+
+    /// Sends a ping, and returns when the client's pong comes (or the socket closes).
+    public func ping(_ payload: Data = Data()) async {
+        guard isOpen else { return }
+        await session.ping(Array(payload))
+    }
+
+    /// Closes the socket with `code` and `reason`: a close frame now, and the connection closed
+    /// when the client answers it (or after 2 seconds). Returns once the connection closed.
+    public func close(_ code: WebSocketCloseCode = .normal, reason: String = "") async {
+        let send = state.withLock { state -> Bool in
+            guard state.open, state.serverClose == nil, state.clientClose == nil else { return false }
+            state.serverClose = (code, reason)
+            state.events.append(.closed(by: .server, code: code, reason: reason))
+            return true
+        }
+        if send { session.close(code.maySend ? code : .normal, reason: reason) }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            session.onEnd { continuation.resume() }
+        }
+    }
+
+    /// Returns once the socket's connection closed (whichever end closed it), within `timeout`: a
+    /// test awaits a client's close this way, then reads ``closeCode`` and ``events``.
+    ///
+    /// - Throws: ``WebSocketError/timedOut(_:)`` when it is still open after `timeout`.
+    public func awaitClosed(timeout: Duration = .seconds(5)) async throws {
+        await session.awaitEnd(until: .now() + Self.seconds(timeout))
+        if state.withLock({ $0.open }) {
+            throw WebSocketError.timedOut(
+                "the socket on \(url.absoluteString) was still open after \(Self.seconds(timeout)) s")
+        }
+    }
+
+    /// Holds what the server sends on this socket from now (`send`, a script's replies) until the
+    /// returned hold is released: the client gets nothing meanwhile, then all of it in order.
+    /// Pongs and the close handshake are not held.
+    public func hold() -> WebSocketHold {
+        session.hold()
+        return WebSocketHold(session: session)
+    }
+
+    /// Drops the connection with no close handshake: the client sees its socket fail. With
+    /// `midMessage`, the server first sends the start of that message's frame and never its end,
+    /// as a connection lost in the middle of a message.
+    public func drop(midMessage message: WebSocketMessage? = nil) {
+        let first = state.withLock { state -> Bool in
+            guard state.open, state.serverClose == nil else { return false }
+            state.serverClose = (.abnormal, "dropped")
+            state.events.append(.closed(by: .server, code: .abnormal, reason: "dropped"))
+            return true
+        }
+        if first { session.drop(midMessage: message) }
+    }
+
+    // MARK: What happened
+
+    /// What went each way on this socket, in order: the client's messages, the server's, the close.
+    public var events: [WebSocketEvent] { state.withLock { $0.events } }
+
+    /// The messages the client sent, in order.
+    public var received: [WebSocketMessage] {
+        events.compactMap { if case .received(let message) = $0 { message } else { nil } }
+    }
+
+    /// The messages the server sent, in order.
+    public var sent: [WebSocketMessage] {
+        events.compactMap { if case .sent(let message) = $0 { message } else { nil } }
+    }
+
+    /// The code of the client's close frame (1005 when it had none), once one came.
+    public var closeCode: WebSocketCloseCode? { state.withLock { $0.clientClose?.code } }
+
+    /// The reason of the client's close frame, once one came.
+    public var closeReason: String? { state.withLock { $0.clientClose?.reason } }
+
+    /// Whether the socket is open: neither end has closed or dropped it.
+    public var isOpen: Bool {
+        state.withLock { $0.open && $0.clientClose == nil && $0.serverClose == nil }
+    }
+
+    // MARK: From the session and the server
+
+    /// The server stops: a close frame with 1001 (going away), and the connection closes.
+    func serverStopping() {
+        let send = state.withLock { state -> Bool in
+            guard state.open, state.serverClose == nil, state.clientClose == nil else { return false }
+            state.serverClose = (.goingAway, "the server stopped")
+            state.events.append(.closed(by: .server, code: .goingAway, reason: "the server stopped"))
+            return true
+        }
+        if send { session.close(.goingAway, reason: "the server stopped", timeout: 0.1) }
+    }
+
+    private func note(_ event: WebSocketEvent) {
+        state.withLock { $0.events.append(event) }
+    }
+
+    /// A whole message from the client: to the script, or to the handler and the test's awaits.
+    func clientSent(_ message: WebSocketMessage) {
+        let number = state.withLock { state -> Int in
+            state.events.append(.received(message))
+            state.clientMessages += 1
+            if route.script == nil { state.inboxBytes += message.data.count }
+            return state.clientMessages
+        }
+        book.clientSent(message, number: number, on: self)
+        if let script = route.script {
+            guard let replies = script.replies[message] else {
+                route.fail(
+                    "the client sent \(message) on \(url.absoluteString), and the script registered here has no "
+                        + "reply for it. Add it to replies:, or register a handler that reads every message.")
+                return
+            }
+            for reply in replies {
+                note(.sent(reply))
+                switch reply {
+                case .text(let text): session.sendNow(WebSocketFrames.frame(.text, Array(text.utf8)))
+                case .data(let data): session.sendNow(WebSocketFrames.frame(.binary, Array(data)))
+                }
+            }
+            return
+        }
+        inbox.append((number, message))
+    }
+
+    /// A test took the client's message `number` with `nextWebSocketMessage`.
+    func seenByTest(_ number: Int) {
+        _ = state.withLock { $0.seenByTest.insert(number) }
+    }
+
+    func clientClosed(_ code: WebSocketCloseCode, reason: String) {
+        state.withLock { state in
+            state.clientClose = (code, reason)
+            state.events.append(.closed(by: .client, code: code, reason: reason))
+        }
+    }
+
+    func protocolFailed(_ code: WebSocketCloseCode, reason: String) {
+        state.withLock { state in
+            if state.serverClose == nil {
+                state.serverClose = (code, reason)
+                state.events.append(.closed(by: .server, code: code, reason: reason))
+            }
+        }
+        route.fail(
+            "the client broke the WebSocket protocol on \(url.absoluteString): \(reason). The server closed the "
+                + "socket with \(code).")
+    }
+
+    /// The connection closed: the handler's messages end, and messages nobody read fail the test.
+    func connectionEnded(clientClose: (code: WebSocketCloseCode, reason: String)?) {
+        let unread = state.withLock { state -> [WebSocketMessage] in
+            state.open = false
+            if state.clientClose == nil, state.serverClose == nil {
+                // Gone with no close frame either way: the client's connection ended (1006).
+                state.events.append(.closed(by: .client, code: .abnormal, reason: ""))
+            }
+            return inbox.waiting.filter { !state.seenByTest.contains($0.number) }.map(\.message)
+        }
+        inbox.finish()
+        if !unread.isEmpty, route.script == nil {
+            let shown = unread.prefix(3).map(\.description).joined(separator: ", ")
+            route.fail(
+                "the client sent \(unread.count) message\(unread.count == 1 ? "" : "s") on \(url.absoluteString) "
+                    + "that nothing read before the socket closed: \(shown)\(unread.count > 3 ? ", …" : ""). Read "
+                    + "them in the handler (socket.messages, socket.receive()), or await them in the test "
+                    + "(nextWebSocketMessage).")
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}
+
+/// What the server holds back on a socket (``MockWebSocket/hold()``) until it is released.
+public struct WebSocketHold: Sendable {
+    let session: SocketSession
+
+    /// Sends what was held, in order, and holds nothing more.
+    public func release() {
+        session.release()
+    }
+}
+
+/// The messages a client sends on a socket, as an async sequence (``MockWebSocket/messages``).
+public struct WebSocketMessages: AsyncSequence, Sendable {
+    /// A message the client sent.
+    public typealias Element = WebSocketMessage
+    let socket: MockWebSocket
+
+    /// Takes the messages in order.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let socket: MockWebSocket
+
+        /// The next message, or `nil` once the socket closed and all were read.
+        public mutating func next() async throws -> WebSocketMessage? {
+            try await socket.take(timeout: nil) { CancellationError() }
+        }
+    }
+
+    /// An iterator over the messages.
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(socket: socket) }
+}
+
+/// One thing that happened on a socket, in ``MockWebSocket/events``.
+public enum WebSocketEvent: Sendable, Equatable, CustomStringConvertible {
+    /// Which end closed a socket.
+    public enum End: Sendable, Equatable {
+        /// The client: its close frame, or its leaving with none (code 1006).
+        case client
+        /// The server: a handler's or the test's close, a drop, or a protocol failure.
+        case server
+    }
+
+    /// The client sent this message.
+    case received(WebSocketMessage)
+    /// The server sent this message.
+    case sent(WebSocketMessage)
+    /// The socket was closed by `end`, with this code and reason.
+    case closed(by: End, code: WebSocketCloseCode, reason: String)
+
+    /// `→ "hello"` for the client's, `← "hello"` for the server's, `closed by client 1000 (normal)`.
+    public var description: String {
+        switch self {
+        case .received(let message): "→ \(message)"
+        case .sent(let message): "← \(message)"
+        case .closed(let end, let code, let reason):
+            "closed by \(end == .client ? "client" : "server") \(code)\(reason.isEmpty ? "" : " \"\(reason)\"")"
+        }
+    }
+}
+
+/// Why waiting on a socket ended without what was awaited.
+public enum WebSocketError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Nothing came within the timeout; says what was awaited.
+    case timedOut(String)
+    /// The socket closed first, with this code and reason.
+    case closed(WebSocketCloseCode, reason: String)
+
+    /// What happened.
+    public var description: String {
+        switch self {
+        case .timedOut(let what): "MockNetwork: \(what)."
+        case .closed(let code, let reason):
+            "MockNetwork: the socket closed (\(code)\(reason.isEmpty ? "" : ", \"\(reason)\"")) before a message came."
+        }
+    }
+}

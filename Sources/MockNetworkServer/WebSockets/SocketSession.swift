@@ -1,0 +1,329 @@
+import Dispatch
+import Foundation
+import MockNetwork
+
+/// The WebSocket protocol on one upgraded connection (RFC 6455): reads the client's frames, answers
+/// pings, joins fragments into messages, checks text is UTF-8, runs the close handshake, and fails
+/// the connection with the right code when the client breaks the rules. It hands whole messages to
+/// its ``MockWebSocket`` and writes what that sends.
+final class SocketSession: ConnectionUpgrade {
+    /// What changes, in one lock: the parser's, the close handshake's, and what waits.
+    struct State {
+        /// The message being joined from fragments: its kind and its bytes so far.
+        var fragments: (opcode: WebSocketFrames.Opcode, bytes: [UInt8])?
+        /// A close frame went to the client.
+        var closeSent = false
+        /// The client's close frame, when one came: its code (1005 when it had none) and reason.
+        var closeReceived: (code: WebSocketCloseCode, reason: String)?
+        /// The connection closed.
+        var ended = false
+        /// Frames the test holds back (``MockWebSocket/hold()``), in order; `nil` when nothing is held.
+        var held: [[UInt8]]?
+        /// What runs when the connection closes.
+        var onEnd: [@Sendable () -> Void] = []
+        /// What waits for a pong.
+        var pongWaiters: [@Sendable () -> Void] = []
+    }
+
+    let channel: UpgradedChannel
+    let maxMessageBytes: Int
+    let state = Locked(State())
+    /// Set once, before the first byte is read: the socket that takes the messages.
+    private let socketBox = Locked<MockWebSocket?>(nil)
+    /// What runs once the connection switched (the handler's start), set before it does.
+    let onSwitch = Locked<(@Sendable () -> Void)?>(nil)
+
+    init(channel: UpgradedChannel, maxMessageBytes: Int) {
+        self.channel = channel
+        self.maxMessageBytes = maxMessageBytes
+    }
+
+    /// The socket messages go to; set before the connection switches protocols.
+    var socket: MockWebSocket? {
+        get { socketBox.withLock { $0 } }
+        set { socketBox.withLock { $0 = newValue } }
+    }
+
+    func switched() {
+        let start = onSwitch.withLock { start in
+            defer { start = nil }
+            return start
+        }
+        start?()
+    }
+
+    // MARK: Reading
+
+    func received(_ bytes: inout ByteQueue, ended: Bool) -> Bool {
+        while true {
+            switch WebSocketFrames.read(&bytes, maxPayload: maxMessageBytes) {
+            case .needMore:
+                if ended { clientLeft() }
+                return socket?.hasRoom ?? true
+            case .failure(let code, let reason):
+                bytes.removeAll()
+                fail(code, reason)
+                return true
+            case .frame(let frame):
+                guard handle(frame) else {
+                    bytes.removeAll()
+                    return true
+                }
+            }
+        }
+    }
+
+    /// Takes one frame; false when the connection is failed or closing and reads no more.
+    private func handle(_ frame: WebSocketFrames.Frame) -> Bool {
+        switch frame.opcode {
+        case .ping:
+            sendNow(WebSocketFrames.frame(.pong, frame.payload), evenIfHeld: true)
+            return true
+        case .pong:
+            let waiters = state.withLock { state in
+                defer { state.pongWaiters.removeAll() }
+                return state.pongWaiters
+            }
+            for waiter in waiters { waiter() }
+            return true
+        case .close:
+            return closeFrame(frame.payload)
+        case .text, .binary:
+            if state.withLock({ $0.fragments != nil }) {
+                fail(.protocolError, "a new message began before the fragmented one ended")
+                return false
+            }
+            if frame.fin { return deliver(frame.opcode, frame.payload) }
+            state.withLock { $0.fragments = (frame.opcode, frame.payload) }
+            return true
+        case .continuation:
+            let joined = state.withLock { state -> (WebSocketFrames.Opcode, [UInt8])?? in
+                guard var fragments = state.fragments else { return .some(nil) }
+                fragments.bytes += frame.payload
+                guard fragments.bytes.count <= maxMessageBytes else {
+                    state.fragments = nil
+                    return nil
+                }
+                state.fragments = frame.fin ? nil : fragments
+                return frame.fin ? (fragments.opcode, fragments.bytes) : .some(nil)
+            }
+            switch joined {
+            case .none:
+                fail(.messageTooBig, "a message over the limit of \(maxMessageBytes) bytes")
+                return false
+            case .some(.none):
+                if frame.fin || state.withLock({ $0.fragments == nil }) {
+                    fail(.protocolError, "a continuation frame came with no message to continue")
+                    return false
+                }
+                return true
+            case .some(.some(let (opcode, bytes))):
+                return deliver(opcode, bytes)
+            }
+        }
+    }
+
+    /// A whole message: text must be UTF-8.
+    private func deliver(_ opcode: WebSocketFrames.Opcode, _ bytes: [UInt8]) -> Bool {
+        let message: WebSocketMessage
+        if opcode == .text {
+            guard UTF8Check.isValid(bytes) else {
+                fail(.invalidPayload, "a text message that is not UTF-8")
+                return false
+            }
+            message = .text(String(decoding: bytes, as: UTF8.self))
+        } else {
+            message = .data(Data(bytes))
+        }
+        socket?.clientSent(message)
+        return true
+    }
+
+    /// The client's close frame: checked, answered when the server has not closed yet, and then the
+    /// connection closes.
+    private func closeFrame(_ payload: [UInt8]) -> Bool {
+        var code = WebSocketCloseCode.noStatus
+        var reason = ""
+        if payload.count == 1 {
+            fail(.protocolError, "a close frame of one byte (a code is two)")
+            return false
+        }
+        if payload.count >= 2 {
+            code = WebSocketCloseCode(rawValue: UInt16(payload[0]) << 8 | UInt16(payload[1]))
+            guard code.maySend else {
+                fail(.protocolError, "close code \(code.rawValue) may not be sent")
+                return false
+            }
+            guard UTF8Check.isValid(payload[2...]) else {
+                fail(.invalidPayload, "a close reason that is not UTF-8")
+                return false
+            }
+            reason = String(decoding: payload[2...], as: UTF8.self)
+        }
+        let answer = state.withLock { state -> Bool in
+            state.closeReceived = (code, reason)
+            defer { state.closeSent = true }
+            return !state.closeSent
+        }
+        socket?.clientClosed(code, reason: reason)
+        if answer {
+            // RFC 6455, 5.5.1: the close is answered with the code received (none for none).
+            let echoed = code == .noStatus ? [] : Array(payload[0..<2])
+            sendNow(WebSocketFrames.frame(.close, echoed), evenIfHeld: true)
+        }
+        // Both close frames went: the server closes the TCP connection first (RFC 6455, 7.1.1), and
+        // the client has nothing more to send that a close could reset.
+        channel.cutAfterSending()
+        return false
+    }
+
+    /// The client ended its side of the connection (or it broke) with no close frame.
+    private func clientLeft() {
+        channel.close()
+    }
+
+    // MARK: Writing
+
+    /// Sends a frame (held back while the test holds the socket, unless `evenIfHeld`); returns the
+    /// bytes still waiting to go, `nil` once the connection is closing.
+    @discardableResult
+    func sendNow(_ frame: [UInt8], evenIfHeld: Bool = false) -> Int? {
+        let held = state.withLock { state -> Bool in
+            guard !evenIfHeld, state.held != nil else { return false }
+            state.held?.append(frame)
+            return true
+        }
+        return held ? 0 : channel.send(frame)
+    }
+
+    /// Sends a message's frames, waiting first while the client is behind (the bytes waiting to be
+    /// sent are over the low-water mark): a slow reader slows the sender, never the server's memory.
+    func send(_ frame: [UInt8]) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            channel.whenDrained { continuation.resume() }
+        }
+        sendNow(frame)
+    }
+
+    /// Holds the frames sent from now until ``release()``.
+    func hold() {
+        state.withLock { state in
+            if state.held == nil { state.held = [] }
+        }
+    }
+
+    /// Sends what was held, in order, and holds nothing more.
+    func release() {
+        let frames = state.withLock { state -> [[UInt8]] in
+            defer { state.held = nil }
+            return state.held ?? []
+        }
+        for frame in frames { channel.send(frame) }
+    }
+
+    /// Starts the close handshake: a close frame now, and the connection cut if the client has not
+    /// answered within `timeout` seconds.
+    func close(_ code: WebSocketCloseCode, reason: String, timeout: TimeInterval = 2) {
+        let send = state.withLock { state -> Bool in
+            defer { state.closeSent = true }
+            return !state.closeSent && !state.ended
+        }
+        guard send else { return }
+        sendNow(WebSocketFrames.frame(.close, WebSocketFrames.closePayload(code, reason: reason)), evenIfHeld: true)
+        let channel = channel
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { channel.cut() }
+    }
+
+    /// Fails the connection (RFC 6455, 7.1.7): a close frame with `code`, then the close, reading
+    /// nothing more. The test fails saying what the client sent.
+    private func fail(_ code: WebSocketCloseCode, _ reason: String) {
+        let send = state.withLock { state -> Bool in
+            state.fragments = nil
+            defer { state.closeSent = true }
+            return !state.closeSent
+        }
+        if send {
+            sendNow(WebSocketFrames.frame(.close, WebSocketFrames.closePayload(code, reason: reason)), evenIfHeld: true)
+        }
+        socket?.protocolFailed(code, reason: reason)
+        channel.close()
+    }
+
+    /// Sends a frame's first half with no end, then cuts the connection: a drop mid-message.
+    func drop(midMessage message: WebSocketMessage?) {
+        if let message {
+            let bytes = Array(message.data)
+            let frame = WebSocketFrames.frame(message.text == nil ? .binary : .text, bytes)
+            // The head and at most half the payload: the client sees a frame it can never finish.
+            let headLength = frame.count - bytes.count
+            channel.send(Array(frame.prefix(headLength + bytes.count / 2)))
+        }
+        state.withLock { $0.closeSent = true }
+        channel.cutAfterSending()
+    }
+
+    /// Sends a ping and returns when a pong comes (or the connection ends).
+    func ping(_ payload: [UInt8]) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                guard !state.ended else { return true }
+                state.pongWaiters.append { continuation.resume() }
+                return false
+            }
+            if now {
+                continuation.resume()
+            } else {
+                sendNow(WebSocketFrames.frame(.ping, payload.prefix(125)), evenIfHeld: true)
+            }
+        }
+    }
+
+    /// Runs `body` when the connection closes (at once if it has).
+    func onEnd(_ body: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            guard !state.ended else { return true }
+            state.onEnd.append(body)
+            return false
+        }
+        if now { body() }
+    }
+
+    /// Returns once the connection closed, or at `deadline`; holds no thread.
+    func awaitEnd(until deadline: DispatchTime) async {
+        let once = Locked(false)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resume: @Sendable () -> Void = {
+                guard
+                    once.withLock({ done in
+                        defer { done = true }; return !done
+                    })
+                else { return }
+                continuation.resume()
+            }
+            onEnd(resume)
+            DispatchQueue.global().asyncAfter(deadline: deadline, execute: resume)
+        }
+    }
+
+    /// As ``awaitEnd(until:)``, blocking the calling thread (never one of the concurrency pool's).
+    func waitForEnd(until deadline: DispatchTime) {
+        let ended = DispatchSemaphore(value: 0)
+        onEnd { ended.signal() }
+        _ = ended.wait(timeout: deadline)
+    }
+
+    func connectionClosed() {
+        let (ends, pongs, received) = state.withLock { state in
+            state.ended = true
+            defer {
+                state.onEnd.removeAll()
+                state.pongWaiters.removeAll()
+                state.held = nil
+            }
+            return (state.onEnd, state.pongWaiters, state.closeReceived)
+        }
+        socket?.connectionEnded(clientClose: received)
+        for pong in pongs { pong() }
+        for end in ends { end() }
+    }
+}

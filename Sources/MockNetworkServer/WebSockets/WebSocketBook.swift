@@ -1,0 +1,153 @@
+import Foundation
+import MockNetwork
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One socket registration: what answers the sockets it matches, and where it was registered.
+final class SocketRoute: Sendable {
+    /// What answers a socket.
+    enum Body: Sendable {
+        /// A handler that gets the socket; it closes when the handler returns.
+        case handler(@Sendable (MockWebSocket) async throws -> Void)
+        /// Messages on opening, and replies to each message the client sends.
+        case script(Script)
+        /// Nothing: the test takes the socket with `nextWebSocket` and drives it.
+        case test
+    }
+
+    /// A scripted socket's messages.
+    struct Script: Sendable {
+        let onOpen: [WebSocketMessage]
+        let replies: [WebSocketMessage: [WebSocketMessage]]
+    }
+
+    let body: Body
+    let subprotocols: [String]
+    let location: SourceLocation
+    /// The registry, held weakly (it holds the route): failures go to it while it lives.
+    private let registry: Locked<WeakRegistry>
+
+    /// A reference to a registry that does not keep it alive.
+    struct WeakRegistry {
+        weak var value: MockRegistry?
+    }
+
+    init(body: Body, subprotocols: [String], location: SourceLocation, registry: MockRegistry) {
+        self.body = body
+        self.subprotocols = subprotocols
+        self.location = location
+        self.registry = Locked(WeakRegistry(value: registry))
+    }
+
+    /// An error as a failure shows it: a MockNetwork error's text, else the error as Swift prints it.
+    static func describe(_ error: any Error) -> String {
+        (error as? any MockInputError)?.description ?? String(describing: error)
+    }
+
+    var script: Script? {
+        if case .script(let script) = body { return script }
+        return nil
+    }
+
+    /// Fails the registry's test at the registration, with `message` after "MockNetwork: ".
+    func fail(_ message: String) {
+        registry.withLock { $0.value }?.record(MockFailure(message: "MockNetwork: " + message, location: location))
+    }
+
+    /// Starts answering `socket`: its handler in a task where the registry's handlers run (cancelled
+    /// when the socket closes), its script's first messages, or nothing for the test to drive.
+    func start(_ socket: MockWebSocket, registry: MockRegistry) {
+        switch body {
+        case .handler(let handler):
+            let work: @Sendable () async -> Void = { [self] in
+                do {
+                    try await handler(socket)
+                    await socket.close(.normal)
+                } catch {
+                    let closedFirst = error is CancellationError || error is WebSocketError
+                    if closedFirst, !socket.isOpen { return }
+                    fail(
+                        "the WebSocket handler for \(socket.url.absoluteString) threw \(Self.describe(error)). "
+                            + "The server closed the socket with \(WebSocketCloseCode.internalError).")
+                    await socket.close(.internalError, reason: "the handler failed")
+                }
+            }
+            let session = socket.session
+            if let runner = registry.handlerRunner {
+                runner.submit(work) { task in session.onEnd { task.cancel() } }
+            } else {
+                let task: Task<Void, Never>
+                if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+                    task = Task(executorPreference: registry.handlerShare.executor) { await work() }
+                } else {
+                    task = Task { await work() }
+                }
+                session.onEnd { task.cancel() }
+            }
+        case .script(let script):
+            guard !script.onOpen.isEmpty else { return }
+            Task { for message in script.onOpen { await socket.send(message) } }
+        case .test:
+            break
+        }
+    }
+}
+
+/// A registry's WebSockets (kept as its setting): the registrations by number, the sockets opened
+/// in order, and the client's messages for the test to await.
+final class WebSocketBook: Sendable {
+    private let routes = Locked<[Int: SocketRoute]>([:])
+    private let all = Locked<[MockWebSocket]>([])
+    /// The sockets `nextWebSocket` has not returned yet.
+    let opened = AsyncQueue<MockWebSocket>()
+    /// The client messages `nextWebSocketMessage` has not returned yet.
+    let messages = AsyncQueue<(socket: MockWebSocket, number: Int, message: WebSocketMessage)>()
+    private static let making = Locked(())
+
+    /// `registry`'s book, made on first use.
+    static func of(_ registry: MockRegistry) -> WebSocketBook {
+        making.withLock { _ in
+            if let book = registry.setting(WebSocketBook.self) { return book }
+            let book = WebSocketBook()
+            registry.set(book)
+            return book
+        }
+    }
+
+    /// `registry`'s book, if a socket was registered on it.
+    static func existing(_ registry: MockRegistry) -> WebSocketBook? {
+        registry.setting(WebSocketBook.self)
+    }
+
+    /// Keeps `route` under a number of its own, which its handshake's answer carries.
+    func add(_ route: SocketRoute) -> Int {
+        routes.withLock { routes in
+            let number = routes.count + 1
+            routes[number] = route
+            return number
+        }
+    }
+
+    /// The registration numbered `number`.
+    func route(_ number: Int) -> SocketRoute? {
+        routes.withLock { $0[number] }
+    }
+
+    /// Every socket opened on the registry, in order.
+    var sockets: [MockWebSocket] { all.withLock { $0 } }
+
+    func socketOpened(_ socket: MockWebSocket) {
+        all.withLock { $0.append(socket) }
+        opened.append(socket)
+    }
+
+    func clientSent(_ message: WebSocketMessage, number: Int, on socket: MockWebSocket) {
+        messages.append((socket, number, message))
+    }
+
+    /// The header field a socket handler's answer names its registration with, for the server to
+    /// switch protocols instead of sending it.
+    static let routeField = "MockNetwork-WebSocket-Route"
+}
