@@ -174,10 +174,13 @@ final class BlockingWebSocket {
         }
     }
 
-    /// Sends a close frame (1000), waits briefly for the server's close, and closes the socket.
+    /// Sends a close frame (1000), waits for the server's close (reading at most 16 messages that
+    /// were still on their way, each within 1 s), and closes the socket.
     func close() {
         guard isOpen else { return }
         try? send(.close, [0x03, 0xE8])
+        var limit = timeval(tv_sec: 1, tv_usec: 0)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var scratch: [UInt8] = []
         for _ in 0..<16 {
             do { _ = try receiveMessage(into: &scratch) } catch { break }

@@ -10,7 +10,7 @@ import Foundation
 /// over 1 socket and over 8 (a thread each), measured by the same blocking client in interleaved
 /// rounds.
 ///
-/// Usage: `WebSocketBenchmark [seconds per row, 2] [rounds, 5]`.
+/// Usage: `WebSocketBenchmark [seconds per row, default 2] [rounds, at least 3, default 5]`.
 @main
 enum WebSocketEchoBenchmark {
     /// One row of the table: a server and a number of sockets.
@@ -27,16 +27,18 @@ enum WebSocketEchoBenchmark {
 
     /// Runs the rounds and prints the table; exits non-zero when a server could not be measured.
     static func main() async {
-        let arguments = CommandLine.arguments.dropFirst()
-        let rowSeconds = arguments.first.flatMap(Double.init) ?? 2
-        let rounds = arguments.dropFirst().first.flatMap(Int.init) ?? 5
-        guard rowSeconds > 0, rowSeconds <= 60, rounds >= 1, rounds <= 50 else {
-            print("usage: WebSocketBenchmark [seconds per row, 0 to 60, default 2] [rounds, 1 to 50, default 5]")
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let rowSeconds = arguments.count > 0 ? Double(arguments[0]) : 2
+        let rounds = arguments.count > 1 ? Int(arguments[1]) : 5
+        guard let rowSeconds, let rounds, rowSeconds > 0, rowSeconds <= 60, rounds >= 3, rounds <= 50,
+            arguments.count <= 2
+        else {
+            print("usage: WebSocketBenchmark [seconds per row, 0 to 60, default 2] [rounds, 3 to 50, default 5]")
             exit(64)
         }
-        // Every row is bounded by its time and each socket's 5-second timeouts; this ends the process
-        // whatever hangs.
-        let budget = 30 + Double(rounds + 1) * 4 * (rowSeconds + 12)
+        // A row lasts its time, plus at most 5 s for its sockets to connect, 5 s for the last round
+        // trip and 6 s to close, before its error ends the run; this ends the process whatever hangs.
+        let budget = 30 + Double(rounds + 1) * 4 * (rowSeconds + 16)
         startWatchdog(after: budget)
 
         do {
