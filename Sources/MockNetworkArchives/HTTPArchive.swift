@@ -38,6 +38,9 @@ public struct HTTPArchive: Sendable, Equatable {
         public var response: Response
         /// Why the request failed, when it did (`_error`, as Chrome writes it).
         public var error: String?
+        /// The messages of a WebSocket this request opened, in order (`_webSocketMessages`, as
+        /// browsers write it); `nil` for any other request.
+        public var webSocketMessages: [WebSocketMessage]?
 
         /// An entry for `request` and `response`.
         public init(
@@ -49,6 +52,26 @@ public struct HTTPArchive: Sendable, Equatable {
             self.request = request
             self.response = response
             self.error = error
+        }
+    }
+
+    /// One message on a WebSocket, as browsers' archives hold it.
+    public struct WebSocketMessage: Sendable, Equatable, Codable {
+        /// `send` for the client's, `receive` for the server's.
+        public var type: String
+        /// When, in seconds since 1970.
+        public var time: Double
+        /// 1 for text, 2 for binary.
+        public var opcode: Int
+        /// The text, or the binary data in base64.
+        public var data: String
+
+        /// A message with the given parts.
+        public init(type: String, time: Double, opcode: Int, data: String) {
+            self.type = type
+            self.time = time
+            self.opcode = opcode
+            self.data = data
         }
     }
 

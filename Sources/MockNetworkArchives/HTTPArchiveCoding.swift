@@ -67,6 +67,7 @@ extension HTTPArchive.Entry: Codable {
         // Chrome writes it inside `response` (`net::ERR_BLOCKED_BY_CLIENT`); other tools beside it.
         let inResponse = try entry.nestedContainer(keyedBy: HARKey.self, forKey: HARKey("response"))
         error = try entry.optional("_error") ?? inResponse.optional("_error")
+        webSocketMessages = try entry.optional("_webSocketMessages")
     }
 
     /// Writes an entry, with the empty `cache` and the `timings` HAR requires.
@@ -79,6 +80,7 @@ extension HTTPArchive.Entry: Codable {
         try entry.encode([String: String](), forKey: HARKey("cache"))
         try entry.encode(["send": 0, "wait": time, "receive": 0], forKey: HARKey("timings"))
         try entry.encodeIfPresent(error, forKey: HARKey("_error"))
+        try entry.encodeIfPresent(webSocketMessages, forKey: HARKey("_webSocketMessages"))
     }
 }
 

@@ -14,15 +14,28 @@ extension MockRegistry {
     /// Write it with `try mocks.exportedArchive().write(to: url)` and open the file in a
     /// browser's network panel to see a failing test's traffic.
     public func exportedArchive(redaction: HTTPArchive.Redaction = .standard) -> HTTPArchive {
-        HTTPArchive(entries: requests.compactMap { Self.entry(for: $0, unanswered: nil) }).redacted(redaction)
+        let exchanges = switchedExchanges
+        return HTTPArchive(entries: requests.compactMap { Self.entry(for: $0, unanswered: nil, exchanges: exchanges) })
+            .redacted(redaction)
     }
 
     /// `recorded` as an archive's entry; one not answered yet is left out, unless `unanswered`
-    /// says what to note as its error.
-    package static func entry(for recorded: RecordedRequest, unanswered: String?) -> HTTPArchive.Entry? {
+    /// says what to note as its error. A WebSocket's handshake (its answer names one of
+    /// `exchanges`) is answered `101`, with the socket's messages.
+    package static func entry(
+        for recorded: RecordedRequest, unanswered: String?, exchanges: (any SwitchedExchanges)? = nil
+    ) -> HTTPArchive.Entry? {
         let request = archived(recorded.request, body: recorded.body)
         switch recorded.outcome {
         case .response(let response, let data, let delay):
+            if let exchanges, let id = response.value(forHTTPHeaderField: exchanges.field),
+                let messages = exchanges.messages(of: id)
+            {
+                var entry = HTTPArchive.Entry(
+                    request: request, response: HTTPArchive.Response(status: 101), startedDateTime: recorded.started)
+                entry.webSocketMessages = messages.map(Self.archived)
+                return entry
+            }
             return HTTPArchive.Entry(
                 request: request, response: archived(response, body: data), startedDateTime: recorded.started,
                 time: delay * 1000)
@@ -36,6 +49,13 @@ extension MockRegistry {
                 request: request, response: HTTPArchive.Response(status: 0), startedDateTime: recorded.started,
                 error: unanswered)
         }
+    }
+
+    static func archived(_ message: SwitchedMessage) -> HTTPArchive.WebSocketMessage {
+        HTTPArchive.WebSocketMessage(
+            type: message.fromClient ? "send" : "receive", time: message.time.timeIntervalSince1970,
+            opcode: message.isText ? 1 : 2,
+            data: message.isText ? String(decoding: message.data, as: UTF8.self) : message.data.base64EncodedString())
     }
 
     static func archived(_ request: URLRequest, body: Data) -> HTTPArchive.Request {

@@ -64,8 +64,9 @@ extension MockRegistry {
         let log = requests
         guard !log.isEmpty else { return nil }
         let redaction = (backing as? ArchiveBinding)?.redaction ?? .standard
+        let exchanges = switchedExchanges
         let latest = log.suffix(TrafficReport.entryLimit).compactMap {
-            Self.entry(for: $0, unanswered: "still unanswered when the test ended")
+            Self.entry(for: $0, unanswered: "still unanswered when the test ended", exchanges: exchanges)
         }
         // Redacted whole, before any cut: a cut JSON body is no JSON, and its secrets would stay.
         // The header fields the redaction names keep their names, with their values masked: a
@@ -79,7 +80,20 @@ extension MockRegistry {
         for var entry in redacted.reversed() {
             if let body = entry.request.body?.data { entry.request.body?.data = Self.cut(body) }
             entry.response.body.data = Self.cut(entry.response.body.data)
-            let size = (entry.request.body?.data.count ?? 0) + entry.response.body.data.count
+            // A socket's latest messages, each cut as a body is.
+            entry.webSocketMessages = entry.webSocketMessages.map { messages in
+                messages.suffix(TrafficReport.entryLimit).map { message in
+                    var message = message
+                    if message.data.utf8.count > TrafficReport.bodyLimit {
+                        message.data = String(
+                            decoding: message.data.utf8.prefix(TrafficReport.bodyLimit), as: UTF8.self)
+                    }
+                    return message
+                }
+            }
+            let size =
+                (entry.request.body?.data.count ?? 0) + entry.response.body.data.count
+                + (entry.webSocketMessages ?? []).reduce(0) { $0 + $1.data.utf8.count }
             if !kept.isEmpty, bytes + size > TrafficReport.totalLimit { break }
             bytes += size
             kept.append(entry)
@@ -100,12 +114,14 @@ extension MockRegistry {
                 names.contains($0.name.lowercased()) ? HTTPArchive.Header($0.name, redaction.replacement) : $0
             }
         }
-        return entries.map { entry in
-            var entry = entry
-            entry.request.headers = mask(entry.request.headers)
-            entry.response.headers = mask(entry.response.headers)
-            return entry
+        // In place: built anew in `map`'s closure, an entry lost its socket's messages (Swift 6.3,
+        // debug build; measured), though the closure's copy still had them.
+        var masked = entries
+        for index in masked.indices {
+            masked[index].request.headers = mask(masked[index].request.headers)
+            masked[index].response.headers = mask(masked[index].response.headers)
         }
+        return masked
     }
 
     private static func cut(_ data: Data) -> Data {

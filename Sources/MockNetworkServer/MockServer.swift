@@ -35,6 +35,10 @@ import MockNetwork
 ///
 /// A UI test's app can send every request here too, with its original URL: see ``launchEnvironment``.
 ///
+/// It holds the other end of a client's WebSocket too: the registry's socket handlers
+/// (`mocks.webSocket(…)`) answer a handshake for their URL, and the test reads and writes the
+/// socket as ``MockWebSocket``. See <doc:WebSockets>.
+///
 /// What the handlers see: the method, the header fields but those that frame the connection
 /// (`Host`, `Connection`, `Content-Length`, `Transfer-Encoding`, `Expect` and the like), and the body.
 /// An error a handler throws (other than a `MockNetworkError`) closes the connection without an
@@ -137,6 +141,8 @@ public final class MockServer: Sendable, StopsWithTest {
     /// Stops listening (the port is closed when this returns) and closes every connection: answers
     /// in progress are cut short and their `async` handlers cancelled, and each is a failure of the
     /// registry's test (await every request before the server stops), reported when the test ends.
+    /// Each WebSocket still open gets a close frame with 1001 (going away), and its handler is
+    /// cancelled when its connection closes.
     ///
     /// A request whose client hung up is over, as on a real server: no failure. A client that gave up
     /// (its timeout passed, its task was cancelled) closes its connection a moment after the test

@@ -8,21 +8,27 @@ import MockNetwork
 /// A server's WebSockets: accepting a handshake a socket's registration answered, the limit on
 /// sockets, and what is still open when the server stops or the test ends.
 extension RegistryResponder {
-    /// Switches the handshake's connection to a WebSocket answered by the registration `number`.
-    func accept(_ request: URLRequest, key: String, offered: [String], route number: Int, writer: HTTPResponseWriter) {
-        guard let book = WebSocketBook.existing(registry), let route = book.route(number) else {
+    /// Switches the handshake's connection to a WebSocket answered by the registration `handshake`
+    /// names (``WebSocketBook/handshakeID(route:)``).
+    func accept(
+        _ request: URLRequest, key: String, offered: [String], handshake: String, writer: HTTPResponseWriter
+    ) {
+        guard let book = WebSocketBook.existing(registry), let number = WebSocketBook.routeNumber(of: handshake),
+            let route = book.route(number)
+        else {
             return writer.abort()
         }
         let subprotocol = WebSocketHandshake.choose(offered: offered, speaks: route.subprotocols)
         let session = SocketSession(channel: writer.upgradedChannel(), maxMessageBytes: limits.maxWebSocketMessageBytes)
         let socket = MockWebSocket(
-            request: request, subprotocol: subprotocol, session: session, route: route, book: book)
+            request: request, subprotocol: subprotocol, session: session, route: route, book: book,
+            handshakeID: handshake)
         session.socket = socket
         let id = ObjectIdentifier(socket)
-        sockets.withLock { $0[id] = socket }
         let registry = registry
         session.onSwitch.withLock {
-            $0 = {
+            $0 = { [weak self] in
+                self?.sockets.withLock { $0[id] = socket }
                 book.socketOpened(socket)
                 route.start(socket, registry: registry)
             }

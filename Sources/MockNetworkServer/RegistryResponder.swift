@@ -100,7 +100,7 @@ final class RegistryResponder: HTTPResponder {
         }
         let webSocket = if case .valid = handshake { true } else { false }
         guard
-            let urlRequest = forwarded?.urlRequest(for: request)
+            var handlersRequest = forwarded?.urlRequest(for: request)
                 ?? urlRequest(for: request, webSocket: webSocket)
         else {
             writer.respond(
@@ -108,6 +108,15 @@ final class RegistryResponder: HTTPResponder {
                 body: Data("MockServer: the request target \(request.target) makes no URL.\n".utf8))
             return
         }
+        if webSocket, forwarded != nil {
+            // The app's socket client adds the handshake's fields itself: its handlers see them.
+            for name in ["Sec-WebSocket-Key", "Sec-WebSocket-Version", "Sec-WebSocket-Protocol"] {
+                if let value = request.headers.combined(name) {
+                    handlersRequest.setValue(value, forHTTPHeaderField: name)
+                }
+            }
+        }
+        let urlRequest = handlersRequest
         let headSent = Locked(false)
         let switched = Locked(false)
         let key = open.withLock { open in
@@ -126,11 +135,10 @@ final class RegistryResponder: HTTPResponder {
             case .head, .piece: break
             }
             if case .valid(let clientKey, let offered) = handshake, case .head(_, let fields, _) = event,
-                let route = fields.first(where: { HTTPHeaders.sameName($0.name, WebSocketBook.routeField) })
-                    .flatMap({ Int($0.value) })
+                let handshake = fields.first(where: { HTTPHeaders.sameName($0.name, WebSocketBook.routeField) })?.value
             {
                 switched.withLock { $0 = true }
-                return accept(urlRequest, key: clientKey, offered: offered, route: route, writer: writer)
+                return accept(urlRequest, key: clientKey, offered: offered, handshake: handshake, writer: writer)
             }
             // A socket's handshake, answered: its exchange's end is not the connection's.
             if switched.withLock({ $0 }) { return }

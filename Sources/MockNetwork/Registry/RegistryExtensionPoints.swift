@@ -102,6 +102,48 @@ extension MockRegistry {
     }
 }
 
+/// One message of an exchange whose answer switched its connection to another protocol (a
+/// product's sockets), as an export of the registry's traffic shows it.
+package struct SwitchedMessage: Sendable, Equatable {
+    /// Sent by the client (else by the server).
+    package var fromClient: Bool
+    /// When it was sent or received.
+    package var time: Date
+    /// Text (else binary data).
+    package var isText: Bool
+    /// Its bytes.
+    package var data: Data
+
+    package init(fromClient: Bool, time: Date, isText: Bool, data: Data) {
+        self.fromClient = fromClient
+        self.time = time
+        self.isText = isText
+        self.data = data
+    }
+}
+
+/// What keeps the messages of exchanges whose answers switched protocols (MockNetworkServer's
+/// sockets): an export of the registry's traffic adds them to the request whose answer switched.
+package protocol SwitchedExchanges: AnyObject, Sendable {
+    /// The header field an answer that switched carries: its value names the exchange.
+    var field: String { get }
+    /// The messages of the exchange `id` names, in order; `nil` for no such exchange.
+    func messages(of id: String) -> [SwitchedMessage]?
+}
+
+extension MockRegistry {
+    /// The registry's exchanges that switched protocols, if a product keeps any.
+    package var switchedExchanges: (any SwitchedExchanges)? {
+        get { setting(SwitchedExchangesSetting.self)?.exchanges }
+        set { set(SwitchedExchangesSetting(exchanges: newValue)) }
+    }
+
+    /// The setting's box: a setting is keyed by its concrete type.
+    private struct SwitchedExchangesSetting: Sendable {
+        let exchanges: (any SwitchedExchanges)?
+    }
+}
+
 /// An error that says MockNetwork was given something it cannot use (``MockNetworkError``, and a
 /// product's own, such as a stub's missing file): a handler that throws one fails the test at the
 /// handler's registration, besides failing the request.

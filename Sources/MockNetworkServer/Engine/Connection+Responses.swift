@@ -40,6 +40,9 @@ extension Connection {
                             upgrade.switched()
                             process()
                         }
+                    } else {
+                        // The connection closed first (its client left): the protocol ends unstarted.
+                        queue.async { upgrade.connectionClosed() }
                     }
                 case .onClose(let handler):
                     // On the queue, as `closeNow` runs it: never inside the caller's own locks.

@@ -12,7 +12,8 @@ protocol ConnectionUpgrade: AnyObject, Sendable {
     /// The `101` went out and the connection is the protocol's: what it sends goes to the client from
     /// now on. Called once, on the connection's queue, before the first ``received(_:ended:)``.
     func switched()
-    /// The connection closed (whoever closed it); called once, on the connection's queue.
+    /// The connection closed (whoever closed it), or closed before the switch (with no call to
+    /// ``switched()``); called once, on the connection's queue.
     func connectionClosed()
 }
 
@@ -58,6 +59,9 @@ final class UpgradedChannel: Sendable {
             connection.updateReading(&state)
         }
     }
+
+    /// Bytes waiting to be sent.
+    var queuedBytes: Int { connection.state.withLock { $0.outbound.count } }
 
     /// Sends what is waiting, then closes at once: no close handshake, no lingering (a drop).
     func cutAfterSending() {

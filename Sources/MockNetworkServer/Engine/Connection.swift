@@ -95,6 +95,7 @@ final class Connection: Sendable {
         let read = state.withLock { state -> Bool in
             guard state.phase != .closed else { return false }
             let lingering = if case .lingering = state.phase { true } else { false }
+            let readsToTheEnd = lingering || state.phase == .upgraded
             var total = 0
             let outcome = withUnsafeTemporaryAllocation(byteCount: 64 * 1024, alignment: 1) { buffer in
                 while total < HTTPServerLimits.readBatchBytes {
@@ -105,8 +106,11 @@ final class Connection: Sendable {
                             state.inbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                         }
                         // Less than the buffer held all there was: no read to learn it would block
-                        // (the source fires again for what comes next, or is still there).
-                        if count < buffer.count { return Socket.ReadResult.bytes(total) }
+                        // (the source fires again for what comes next). But an end of stream that
+                        // came with the bytes fires nothing more on Linux's Dispatch (measured: a
+                        // socket's client that sent its last frame and closed was never seen to
+                        // leave), so a lingering close and a switched protocol read on to learn it.
+                        if count < buffer.count, !readsToTheEnd { return Socket.ReadResult.bytes(total) }
                     case .wouldBlock: return Socket.ReadResult.wouldBlock
                     case .endOfStream: return .endOfStream
                     case .failed: return .failed

@@ -20,6 +20,13 @@ final class AsyncQueue<Value: Sendable>: Sendable {
     }
 
     private let state = Locked(State())
+    /// The most values kept waiting: past it, the oldest is dropped (`nil`: no limit).
+    private let limit: Int?
+
+    /// An empty queue that keeps at most `limit` values waiting.
+    init(limit: Int? = nil) {
+        self.limit = limit
+    }
 
     /// Adds `value`: the oldest waiter takes it, else it waits for a take. Nothing after `finish`.
     func append(_ value: Value) {
@@ -27,6 +34,7 @@ final class AsyncQueue<Value: Sendable>: Sendable {
             guard !state.finished else { return nil }
             guard !state.waiters.isEmpty else {
                 state.values.append(value)
+                if let limit, state.values.count - state.head > limit { take(&state) }
                 return nil
             }
             return state.waiters.removeFirst()
@@ -42,6 +50,14 @@ final class AsyncQueue<Value: Sendable>: Sendable {
             return state.waiters
         }
         for waiter in waiters { waiter.continuation.resume(returning: nil) }
+    }
+
+    /// Takes the first waiting value `matches` accepts, if any, wherever it waits.
+    func remove(where matches: (Value) -> Bool) -> Value? {
+        state.withLock { state -> Value? in
+            guard let index = state.values[state.head...].firstIndex(where: matches) else { return nil }
+            return state.values.remove(at: index)
+        }
     }
 
     /// The values not taken yet.

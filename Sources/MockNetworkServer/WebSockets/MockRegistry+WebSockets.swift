@@ -148,7 +148,8 @@ extension MockRegistry {
         _ match: RequestMatch, _ body: SocketRoute.Body, subprotocols: [String], _ location: SourceLocation
     ) -> MockRoute {
         let route = SocketRoute(body: body, subprotocols: subprotocols, location: location, registry: self)
-        let number = WebSocketBook.of(self).add(route)
+        let book = WebSocketBook.of(self)
+        let number = book.add(route)
         let field = WebSocketBook.routeField
         return add(
             match, nil, location,
@@ -159,7 +160,7 @@ extension MockRegistry {
                     }
                     let response = HTTPURLResponse(
                         url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1",
-                        headerFields: [field: String(number)])!
+                        headerFields: [field: book.handshakeID(route: number)])!
                     return .http(response, Data())
                 }
             ], repeatsLast: true, runsUserCode: false)

@@ -33,6 +33,8 @@ public final class MockWebSocket: Sendable {
 
     struct State {
         var events: [WebSocketEvent] = []
+        /// When each event happened, in the same order.
+        var times: [Date] = []
         var clientMessages = 0
         /// Client messages a test took with `nextWebSocketMessage`, by number.
         var seenByTest: Set<Int> = []
@@ -40,12 +42,31 @@ public final class MockWebSocket: Sendable {
         var clientClose: (code: WebSocketCloseCode, reason: String)?
         var serverClose: (code: WebSocketCloseCode, reason: String)?
         var open = true
+
+        mutating func append(_ event: WebSocketEvent) {
+            events.append(event)
+            times.append(Date())
+            if events.count > MockWebSocket.eventLimit + MockWebSocket.eventLimit / 10 {
+                // The latest only, dropped in steps: a socket's log stays bounded however long it runs.
+                events.removeFirst(events.count - MockWebSocket.eventLimit)
+                times.removeFirst(times.count - MockWebSocket.eventLimit)
+            }
+        }
     }
 
     /// Bytes of messages waiting for the handler before the server stops reading from the client.
     static let inboxCapacity = 1 << 20
+    /// The most events a socket keeps (the latest): a registry's log keeps 10,000 requests too.
+    static let eventLimit = 10_000
 
-    init(request: URLRequest, subprotocol: String?, session: SocketSession, route: SocketRoute, book: WebSocketBook) {
+    /// What names this socket's handshake in the registry's log (the answer's route field).
+    let handshakeID: String
+
+    init(
+        request: URLRequest, subprotocol: String?, session: SocketSession, route: SocketRoute, book: WebSocketBook,
+        handshakeID: String
+    ) {
+        self.handshakeID = handshakeID
         self.request = request
         self.subprotocol = subprotocol
         self.session = session
@@ -94,6 +115,12 @@ public final class MockWebSocket: Sendable {
         return message
     }
 
+    /// Bytes of the client's messages waiting for the handler.
+    var unreadBytes: Int { state.withLock { $0.inboxBytes } }
+
+    /// Bytes the server has for the client that the socket has not taken yet.
+    var queuedBytes: Int { session.channel.queuedBytes }
+
     /// Whether the handler's messages leave room to read more from the client.
     var hasRoom: Bool { state.withLock { $0.inboxBytes < Self.inboxCapacity } }
 
@@ -134,7 +161,7 @@ public final class MockWebSocket: Sendable {
         let send = state.withLock { state -> Bool in
             guard state.open, state.serverClose == nil, state.clientClose == nil else { return false }
             state.serverClose = (code, reason)
-            state.events.append(.closed(by: .server, code: code, reason: reason))
+            state.append(.closed(by: .server, code: code, reason: reason))
             return true
         }
         if send { session.close(code.maySend ? code : .normal, reason: reason) }
@@ -170,7 +197,7 @@ public final class MockWebSocket: Sendable {
         let first = state.withLock { state -> Bool in
             guard state.open, state.serverClose == nil else { return false }
             state.serverClose = (.abnormal, "dropped")
-            state.events.append(.closed(by: .server, code: .abnormal, reason: "dropped"))
+            state.append(.closed(by: .server, code: .abnormal, reason: "dropped"))
             return true
         }
         if first { session.drop(midMessage: message) }
@@ -202,6 +229,21 @@ public final class MockWebSocket: Sendable {
         state.withLock { $0.open && $0.clientClose == nil && $0.serverClose == nil }
     }
 
+    /// The messages each way with their times, as an export of the traffic shows them.
+    var switchedMessages: [SwitchedMessage] {
+        state.withLock { state in
+            zip(state.events, state.times).compactMap { event, time in
+                switch event {
+                case .received(let message):
+                    SwitchedMessage(fromClient: true, time: time, isText: message.text != nil, data: message.data)
+                case .sent(let message):
+                    SwitchedMessage(fromClient: false, time: time, isText: message.text != nil, data: message.data)
+                case .closed: nil
+                }
+            }
+        }
+    }
+
     // MARK: From the session and the server
 
     /// The server stops: a close frame with 1001 (going away), and the connection closes.
@@ -209,53 +251,72 @@ public final class MockWebSocket: Sendable {
         let send = state.withLock { state -> Bool in
             guard state.open, state.serverClose == nil, state.clientClose == nil else { return false }
             state.serverClose = (.goingAway, "the server stopped")
-            state.events.append(.closed(by: .server, code: .goingAway, reason: "the server stopped"))
+            state.append(.closed(by: .server, code: .goingAway, reason: "the server stopped"))
             return true
         }
         if send { session.close(.goingAway, reason: "the server stopped", timeout: 0.1) }
     }
 
     private func note(_ event: WebSocketEvent) {
-        state.withLock { $0.events.append(event) }
+        state.withLock { $0.append(event) }
     }
 
     /// A whole message from the client: to the script, or to the handler and the test's awaits.
     func clientSent(_ message: WebSocketMessage) {
         let number = state.withLock { state -> Int in
-            state.events.append(.received(message))
+            state.append(.received(message))
             state.clientMessages += 1
             if route.script == nil { state.inboxBytes += message.data.count }
             return state.clientMessages
         }
-        book.clientSent(message, number: number, on: self)
         if let script = route.script {
+            book.clientSent(message, number: number, on: self)
             guard let replies = script.replies[message] else {
                 route.fail(
                     "the client sent \(message) on \(url.absoluteString), and the script registered here has no "
                         + "reply for it. Add it to replies:, or register a handler that reads every message.")
                 return
             }
-            for reply in replies {
-                note(.sent(reply))
-                switch reply {
-                case .text(let text): session.sendNow(WebSocketFrames.frame(.text, Array(text.utf8)))
-                case .data(let data): session.sendNow(WebSocketFrames.frame(.binary, Array(data)))
-                }
-            }
+            for reply in replies { sendAtOnce(reply) }
             return
         }
+        // In the inbox first: a test that takes it from the book at once finds it there.
         inbox.append((number, message))
+        book.clientSent(message, number: number, on: self)
     }
 
-    /// A test took the client's message `number` with `nextWebSocketMessage`.
+    /// Sends `message` now, in order with what the connection reads (a script's messages), without
+    /// waiting for a slow client: a script's messages are few.
+    func sendAtOnce(_ message: WebSocketMessage) {
+        guard isOpen else { return }
+        note(.sent(message))
+        switch message {
+        case .text(let text): session.sendNow(WebSocketFrames.frame(.text, Array(text.utf8)))
+        case .data(let data): session.sendNow(WebSocketFrames.frame(.binary, Array(data)))
+        }
+    }
+
+    /// A test took the client's message `number` with `nextWebSocketMessage`. A socket the test
+    /// drives (no handler) has it taken from its messages too, so a test that reads with
+    /// `nextWebSocketMessage` alone never fills the socket's inbox.
     func seenByTest(_ number: Int) {
-        _ = state.withLock { $0.seenByTest.insert(number) }
+        guard case .test = route.body else {
+            _ = state.withLock { $0.seenByTest.insert(number) }
+            return
+        }
+        guard let (_, message) = inbox.remove(where: { $0.number == number }) else { return }
+        let resume = state.withLock { state -> Bool in
+            let wasFull = state.inboxBytes >= Self.inboxCapacity
+            state.inboxBytes -= message.data.count
+            return wasFull && state.inboxBytes < Self.inboxCapacity
+        }
+        if resume { session.channel.resumeReading() }
     }
 
     func clientClosed(_ code: WebSocketCloseCode, reason: String) {
         state.withLock { state in
             state.clientClose = (code, reason)
-            state.events.append(.closed(by: .client, code: code, reason: reason))
+            state.append(.closed(by: .client, code: code, reason: reason))
         }
     }
 
@@ -263,7 +324,7 @@ public final class MockWebSocket: Sendable {
         state.withLock { state in
             if state.serverClose == nil {
                 state.serverClose = (code, reason)
-                state.events.append(.closed(by: .server, code: code, reason: reason))
+                state.append(.closed(by: .server, code: code, reason: reason))
             }
         }
         route.fail(
@@ -277,7 +338,7 @@ public final class MockWebSocket: Sendable {
             state.open = false
             if state.clientClose == nil, state.serverClose == nil {
                 // Gone with no close frame either way: the client's connection ended (1006).
-                state.events.append(.closed(by: .client, code: .abnormal, reason: ""))
+                state.append(.closed(by: .client, code: .abnormal, reason: ""))
             }
             return inbox.waiting.filter { !state.seenByTest.contains($0.number) }.map(\.message)
         }

@@ -69,6 +69,8 @@ final class SocketSession: ConnectionUpgrade {
                     bytes.removeAll()
                     return true
                 }
+                // The handler is behind: the rest waits unread, and so does the client.
+                if socket?.hasRoom == false { return false }
             }
         }
     }

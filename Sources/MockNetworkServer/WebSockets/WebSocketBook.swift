@@ -87,8 +87,8 @@ final class SocketRoute: Sendable {
                 session.onEnd { task.cancel() }
             }
         case .script(let script):
-            guard !script.onOpen.isEmpty else { return }
-            Task { for message in script.onOpen { await socket.send(message) } }
+            // On the connection's queue, before any message is read: "ready" goes before any reply.
+            for message in script.onOpen { socket.sendAtOnce(message) }
         case .test:
             break
         }
@@ -97,13 +97,13 @@ final class SocketRoute: Sendable {
 
 /// A registry's WebSockets (kept as its setting): the registrations by number, the sockets opened
 /// in order, and the client's messages for the test to await.
-final class WebSocketBook: Sendable {
+final class WebSocketBook: SwitchedExchanges {
     private let routes = Locked<[Int: SocketRoute]>([:])
     private let all = Locked<[MockWebSocket]>([])
     /// The sockets `nextWebSocket` has not returned yet.
     let opened = AsyncQueue<MockWebSocket>()
-    /// The client messages `nextWebSocketMessage` has not returned yet.
-    let messages = AsyncQueue<(socket: MockWebSocket, number: Int, message: WebSocketMessage)>()
+    /// The client messages `nextWebSocketMessage` has not returned yet (the latest 10,000).
+    let messages = AsyncQueue<(socket: MockWebSocket, number: Int, message: WebSocketMessage)>(limit: 10_000)
     private static let making = Locked(())
 
     /// `registry`'s book, made on first use.
@@ -112,6 +112,7 @@ final class WebSocketBook: Sendable {
             if let book = registry.setting(WebSocketBook.self) { return book }
             let book = WebSocketBook()
             registry.set(book)
+            registry.switchedExchanges = book
             return book
         }
     }
@@ -128,6 +129,28 @@ final class WebSocketBook: Sendable {
             routes[number] = route
             return number
         }
+    }
+
+    private let handshakes = Locked(0)
+
+    /// A new handshake's id: the number of the registration that answers it, a dot, and its own.
+    func handshakeID(route: Int) -> String {
+        let number = handshakes.withLock { count in
+            count += 1
+            return count
+        }
+        return "\(route).\(number)"
+    }
+
+    /// The registration an id from ``handshakeID(route:)`` names.
+    static func routeNumber(of id: String) -> Int? {
+        Int(id.prefix { $0 != "." })
+    }
+
+    var field: String { Self.routeField }
+
+    func messages(of id: String) -> [SwitchedMessage]? {
+        sockets.first { $0.handshakeID == id }?.switchedMessages
     }
 
     /// The registration numbered `number`.

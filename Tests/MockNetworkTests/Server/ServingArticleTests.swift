@@ -49,11 +49,13 @@ final class ServingArticleTests: XCTestCase {
         let exampleFiles = try FileManager.default.contentsOfDirectory(atPath: example.path)
             .filter { $0.hasSuffix(".swift") }.sorted()
         XCTAssertTrue(exampleFiles.contains("ArticleSnippetTests.swift"), "\(exampleFiles)")
-        let sources = try ([here] + exampleFiles.map { example.appendingPathComponent($0) }).map {
+        // The article on WebSockets has its own test file.
+        let sockets = root.appendingPathComponent("Tests/MockNetworkTests/WebSockets/WebSocketsArticleTests.swift")
+        let sources = try ([here, sockets] + exampleFiles.map { example.appendingPathComponent($0) }).map {
             code(try String(contentsOf: $0, encoding: .utf8).components(separatedBy: "\n"))
         }
         let pages = try FileManager.default.contentsOfDirectory(atPath: catalog.path).filter { $0.hasSuffix(".md") }
-        XCTAssertEqual(pages.sorted(), ["MockNetworkServer.md", "ServingOverHTTP.md"])
+        XCTAssertEqual(pages.sorted(), ["MockNetworkServer.md", "ServingOverHTTP.md", "WebSockets.md"])
         var count = 0
         for page in pages {
             let text = try String(contentsOf: catalog.appendingPathComponent(page), encoding: .utf8)
@@ -74,7 +76,7 @@ final class ServingArticleTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(count, 6)
+        XCTAssertEqual(count, 10)
     }
 
     /// `lines` trimmed, without blank lines.

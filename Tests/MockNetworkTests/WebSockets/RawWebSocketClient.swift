@@ -20,12 +20,15 @@ final class RawWebSocketClient: Sendable {
     }
 
     /// Connects and sends the handshake for `path`; `status` is the answer's.
-    init(port: Int, path: String = "/", host: String? = nil, protocols: [String] = [], timeout: TimeInterval = 5) throws
-    {
+    init(
+        port: Int, path: String = "/", host: String? = nil, protocols: [String] = [], fields: [String: String] = [:],
+        timeout: TimeInterval = 5
+    ) throws {
         http = try RawHTTPClient(port: port, timeout: timeout)
         var head = "GET \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nUpgrade: websocket\r\n"
         head += "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         if !protocols.isEmpty { head += "Sec-WebSocket-Protocol: \(protocols.joined(separator: ", "))\r\n" }
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         head += "\r\n"
         _ = http.send(head)
     }

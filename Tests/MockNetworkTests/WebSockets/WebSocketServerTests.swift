@@ -206,6 +206,56 @@ final class WebSocketServerTests: XCTestCase {
                 + "here has no reply for it. Add it to replies:, or register a handler that reads every message.")
     }
 
+    func testAScriptsOpeningMessagesGoBeforeAReplyToAMessageSentAtOnce() async throws {
+        let mocks = MockRegistry()
+        mocks.webSocket("wss://api.example.com/prices", onOpen: ["ready", "set"], replies: ["go": ["gone"]])
+        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
+        defer { server.stop() }
+        try await withWatchdog(30) {
+            try await offThread {
+                // The handshake and the first message in one write: the script reads it at once.
+                let client = try RawWebSocketClient(port: server.port, path: "/prices")
+                defer { client.close() }
+                client.sendText("go")
+                XCTAssertEqual(try client.readHandshake().status, 101)
+                XCTAssertEqual(try (0..<3).map { _ in try client.readFrame().text }, ["ready", "set", "gone"])
+                client.sendClose(1000)
+                XCTAssertEqual(try client.readFrame().closeCode, 1000)
+            }
+        }
+        XCTAssertTrue(mocks.failures.isEmpty, "\(mocks.failures)")
+    }
+
+    func testATestThatReadsWithNextWebSocketMessageAloneNeverFillsTheSocket() async throws {
+        let mocks = MockRegistry()
+        mocks.webSocket("wss://api.example.com/upload")
+        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
+        defer { server.stop() }
+        try await withWatchdog(60) {
+            let client = try RawWebSocketClient(port: server.port, path: "/upload", timeout: 10)
+            defer { client.close() }
+            _ = try await offThread { try client.readHandshake() }
+            let socket = try await mocks.nextWebSocket()
+            let count = 40  // 2.4 MB: past the 1 MiB a socket's unread messages may hold
+            let sending = Task {
+                try await offThread {
+                    for _ in 0..<count { client.send(opcode: 0x2, [UInt8](repeating: 3, count: 60_000)) }
+                }
+            }
+            for _ in 0..<count {
+                let (message, from) = try await mocks.nextWebSocketMessage()
+                XCTAssertEqual(message.data.count, 60_000)
+                XCTAssertTrue(from === socket)
+            }
+            try await sending.value
+            async let closed: Void = socket.close()
+            _ = try await offThread { try client.readFrame() }
+            client.sendClose(1000)
+            await closed
+        }
+        XCTAssertTrue(mocks.failures.isEmpty, "\(mocks.failures)")
+    }
+
     func testAHandlersErrorClosesWith1011AndFailsTheTestAtItsRegistration() async throws {
         struct Broken: Error {}
         let mocks = MockRegistry()
@@ -383,6 +433,23 @@ final class WebSocketServerTests: XCTestCase {
             let close = try await offThread { try client.readFrame() }
             XCTAssertEqual(close.closeCode, 1001, "a stopping server is going away")
             try await socket.awaitClosed()
+        }
+    }
+
+    func testAnXCTestEndWaitingOnItsThreadReportsTheOpenSocketToo() async throws {
+        let mocks = MockRegistry()
+        let line = #line + 1
+        mocks.webSocket("wss://api.example.com/chat")
+        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
+        defer { server.stop() }
+        try await withWatchdog(30) {
+            let client = try RawWebSocketClient(port: server.port, path: "/chat")
+            defer { client.close() }
+            _ = try await offThread { try client.readHandshake() }
+            _ = try await mocks.nextWebSocket()
+            // `tearDown`'s end: blocking, on a thread that is not the concurrency pool's.
+            let failures = try await offThread { mocks.settledFailures() }
+            XCTAssertEqual(failures.map(\.location?.line), [line])
         }
     }
 
