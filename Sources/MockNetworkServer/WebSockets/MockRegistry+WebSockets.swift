@@ -31,6 +31,10 @@ extension MockRegistry {
     ///   - subprotocols: the subprotocols the handler speaks: the server chooses the first the
     ///     client offers (``MockWebSocket/subprotocol``), or none.
     ///   - handler: what answers each socket, in a task of its own.
+    ///   - fileID: where the registration is, for failures that point at it; leave the default.
+    ///   - filePath: where the registration is; leave the default.
+    ///   - line: where the registration is; leave the default.
+    ///   - column: where the registration is; leave the default.
     /// - Returns: the route, whose `callCount` counts the handshakes it answered.
     @discardableResult
     public func webSocket(
@@ -56,6 +60,10 @@ extension MockRegistry {
     ///   - subprotocols: the subprotocols the script speaks (see ``webSocket(_:subprotocols:fileID:filePath:line:column:_:)``).
     ///   - onOpen: the messages sent as soon as a socket opens, in order.
     ///   - replies: for each message the client may send, the messages sent back, in order.
+    ///   - fileID: where the registration is, for failures that point at it; leave the default.
+    ///   - filePath: where the registration is; leave the default.
+    ///   - line: where the registration is; leave the default.
+    ///   - column: where the registration is; leave the default.
     /// - Returns: the route, whose `callCount` counts the handshakes it answered.
     @discardableResult
     public func webSocket(
@@ -75,6 +83,10 @@ extension MockRegistry {
     /// - Parameters:
     ///   - match: the sockets to accept.
     ///   - subprotocols: the subprotocols the test speaks (see ``webSocket(_:subprotocols:fileID:filePath:line:column:_:)``).
+    ///   - fileID: where the registration is, for failures that point at it; leave the default.
+    ///   - filePath: where the registration is; leave the default.
+    ///   - line: where the registration is; leave the default.
+    ///   - column: where the registration is; leave the default.
     /// - Returns: the route, whose `callCount` counts the handshakes it answered.
     @discardableResult
     public func webSocket(
@@ -95,6 +107,12 @@ extension MockRegistry {
     /// The next WebSocket a client opens on one of the registry's servers (or the oldest one opened
     /// that this has not returned yet), within `timeout`.
     ///
+    /// - Parameters:
+    ///   - timeout: how long to wait.
+    ///   - fileID: where the call is, for the failure a timeout records; leave the default.
+    ///   - filePath: where the call is; leave the default.
+    ///   - line: where the call is; leave the default.
+    ///   - column: where the call is; leave the default.
     /// - Throws: ``WebSocketError/timedOut(_:)`` when none opens in time (the test fails too, here),
     ///   `CancellationError` when the task is cancelled.
     public func nextWebSocket(
@@ -116,6 +134,12 @@ extension MockRegistry {
     /// that this has not returned yet), within `timeout`; and the socket it came on. A message taken
     /// here counts as expected, even when the socket's handler never reads it.
     ///
+    /// - Parameters:
+    ///   - timeout: how long to wait.
+    ///   - fileID: where the call is, for the failure a timeout records; leave the default.
+    ///   - filePath: where the call is; leave the default.
+    ///   - line: where the call is; leave the default.
+    ///   - column: where the call is; leave the default.
     /// - Throws: ``WebSocketError/timedOut(_:)`` when none comes in time (the test fails too, here),
     ///   `CancellationError` when the task is cancelled.
     public func nextWebSocketMessage(

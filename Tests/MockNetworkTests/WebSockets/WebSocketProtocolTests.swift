@@ -177,13 +177,7 @@ final class WebSocketProtocolTests: XCTestCase {
             }
             _ = try await socket.receive()
         }
-        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
-        defer { server.stop() }
-        try await withWatchdog(60) {
-            let client = try RawWebSocketClient(port: server.port, path: "/feed", timeout: 20)
-            defer { client.close() }
-            _ = try await offThread { try client.readHandshake() }
-            let socket = try await mocks.nextWebSocket()
+        try await withOpenSocket(mocks, path: "/feed", timeout: 20) { client, socket, _ in
             // The client reads nothing: the handler's sends stop short of the end, waiting for it. The
             // checks below hold whenever they run; the wait for the sends to stall only makes them
             // run once the sockets' buffers are full.
@@ -218,14 +212,8 @@ final class WebSocketProtocolTests: XCTestCase {
             for try await message in socket.messages { total += message.data.count }
             await socket.send(.text(String(total)))
         }
-        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
-        defer { server.stop() }
-        try await withWatchdog(60) {
-            // Writes wait at most a second: one that waits that long shows the server stopped reading.
-            let client = try RawWebSocketClient(port: server.port, path: "/upload", timeout: 1)
-            defer { client.close() }
-            _ = try await offThread { try client.readHandshake() }
-            let socket = try await mocks.nextWebSocket()
+        // Writes wait at most a second: one that waits that long shows the server stopped reading.
+        try await withOpenSocket(mocks, path: "/upload", timeout: 1) { client, socket, _ in
             let piece = [UInt8](repeating: 1, count: 60_000)
             // The client writes until its socket takes no more in the timeout, or 40 MiB at most.
             let sent = try await offThread { () -> Int in

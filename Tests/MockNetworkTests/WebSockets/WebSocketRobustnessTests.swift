@@ -6,20 +6,8 @@ import XCTest
 /// Nothing a client sends crashes or hangs the server: thousands of malformed frames and sockets
 /// left half-closed, from clients on bare sockets in parallel, and then a good socket still echoes.
 final class WebSocketRobustnessTests: XCTestCase {
-    /// A small generator with a fixed seed, so a failing run can be run again as it was.
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// One frame, broken one way or another (or, now and then, a good one).
-    private static func malformedFrame(_ random: inout SplitMix) -> [UInt8] {
+    private static func malformedFrame(_ random: inout FuzzInput) -> [UInt8] {
         let payload = (0..<Int.random(in: 0...40, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random)
         }
         switch Int.random(in: 0..<9, using: &random) {
@@ -56,7 +44,7 @@ final class WebSocketRobustnessTests: XCTestCase {
                 for thread in 0..<threads {
                     group.addTask {
                         try await offThread {
-                            var random = SplitMix(state: UInt64(thread) &* 7919 &+ 1)
+                            var random = FuzzInput(seed: UInt64(thread) &* 7919 &+ 1)
                             var frames = 0
                             for _ in 0..<perThread {
                                 let client = try RawWebSocketClient(port: server.port, path: "/chat", timeout: 5)

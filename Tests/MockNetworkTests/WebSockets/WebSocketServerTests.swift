@@ -229,13 +229,7 @@ final class WebSocketServerTests: XCTestCase {
     func testATestThatReadsWithNextWebSocketMessageAloneNeverFillsTheSocket() async throws {
         let mocks = MockRegistry()
         mocks.webSocket("wss://api.example.com/upload")
-        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
-        defer { server.stop() }
-        try await withWatchdog(60) {
-            let client = try RawWebSocketClient(port: server.port, path: "/upload", timeout: 10)
-            defer { client.close() }
-            _ = try await offThread { try client.readHandshake() }
-            let socket = try await mocks.nextWebSocket()
+        try await withOpenSocket(mocks, path: "/upload", timeout: 10) { client, socket, _ in
             let count = 40  // 2.4 MB: past the 1 MiB a socket's unread messages may hold
             let sending = Task {
                 try await offThread {
@@ -300,15 +294,7 @@ final class WebSocketServerTests: XCTestCase {
     func testTheTestDrivesASocketItTakesWithNextWebSocket() async throws {
         let mocks = MockRegistry()
         mocks.webSocket("wss://api.example.com/chat")
-        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
-        defer { server.stop() }
-        try await withWatchdog(30) {
-            let client = try RawWebSocketClient(port: server.port, path: "/chat")
-            defer { client.close() }
-            async let opened = offThread { try client.readHandshake().status }
-            let socket = try await mocks.nextWebSocket()
-            let status = try await opened
-            XCTAssertEqual(status, 101)
+        try await withOpenSocket(mocks) { client, socket, _ in
             // The test says when: a message now, and the client's answer awaited.
             await socket.send("question")
             let read = try await offThread { try client.readFrame().text }
@@ -351,14 +337,7 @@ final class WebSocketServerTests: XCTestCase {
     func testAHoldKeepsTheServersMessagesBackButNotItsPongs() async throws {
         let mocks = MockRegistry()
         mocks.webSocket("wss://api.example.com/chat")
-        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
-        defer { server.stop() }
-        try await withWatchdog(30) {
-            let client = try RawWebSocketClient(port: server.port, path: "/chat")
-            defer { client.close() }
-            async let opened = offThread { try client.readHandshake().status }
-            let socket = try await mocks.nextWebSocket()
-            _ = try await opened
+        try await withOpenSocket(mocks) { client, socket, _ in
             let hold = socket.hold()
             await socket.send("first")
             await socket.send("second")
@@ -416,12 +395,7 @@ final class WebSocketServerTests: XCTestCase {
         mocks.webSocket("wss://api.example.com/chat") { socket in
             for try await message in socket.messages { await socket.send(message) }
         }
-        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
-        try await withWatchdog(30) {
-            let client = try RawWebSocketClient(port: server.port, path: "/chat")
-            defer { client.close() }
-            _ = try await offThread { try client.readHandshake() }
-            let socket = try await mocks.nextWebSocket()
+        try await withOpenSocket(mocks) { client, socket, server in
             let failures = await mocks.awaitSettledFailures()
             XCTAssertEqual(failures.map(\.location?.line), [line])
             XCTAssertEqual(
@@ -440,13 +414,7 @@ final class WebSocketServerTests: XCTestCase {
         let mocks = MockRegistry()
         let line = #line + 1
         mocks.webSocket("wss://api.example.com/chat")
-        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
-        defer { server.stop() }
-        try await withWatchdog(30) {
-            let client = try RawWebSocketClient(port: server.port, path: "/chat")
-            defer { client.close() }
-            _ = try await offThread { try client.readHandshake() }
-            _ = try await mocks.nextWebSocket()
+        try await withOpenSocket(mocks) { _, _, _ in
             // `tearDown`'s end: blocking, on a thread that is not the concurrency pool's.
             let failures = try await offThread { mocks.settledFailures() }
             XCTAssertEqual(failures.map(\.location?.line), [line])
@@ -458,13 +426,7 @@ final class WebSocketServerTests: XCTestCase {
         mocks.webSocket("wss://api.example.com/chat") { socket in
             for try await message in socket.messages { await socket.send(message) }
         }
-        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
-        defer { server.stop() }
-        try await withWatchdog(30) {
-            let client = try RawWebSocketClient(port: server.port, path: "/chat")
-            defer { client.close() }
-            _ = try await offThread { try client.readHandshake() }
-            _ = try await mocks.nextWebSocket()
+        try await withOpenSocket(mocks) { client, _, _ in
             client.sendClose(1000)  // and the test ends at once, its close on the way
             let failures = await mocks.awaitSettledFailures()
             XCTAssertEqual(failures, [])

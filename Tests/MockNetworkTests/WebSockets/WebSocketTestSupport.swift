@@ -22,3 +22,24 @@ func withSocket(
         }
     }
 }
+
+/// A registry served as `https://api.example.com`, a raw socket client that opened `path` on it, and
+/// the socket the server took for it (`nextWebSocket()`, with the handshake's answer read): what a
+/// test that drives a socket works with. The server stops when `body` returns (stopping it earlier
+/// is fine).
+func withOpenSocket(
+    _ mocks: MockRegistry, path: String = "/chat", timeout: TimeInterval = 5,
+    _ body: @escaping @Sendable (RawWebSocketClient, MockWebSocket, MockServer) async throws -> Void
+) async throws {
+    let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
+    defer { server.stop() }
+    try await withWatchdog(60) {
+        let client = try RawWebSocketClient(port: server.port, path: path, timeout: timeout)
+        defer { client.close() }
+        async let opened = offThread { try client.readHandshake().status }
+        let socket = try await mocks.nextWebSocket()
+        let status = try await opened
+        XCTAssertEqual(status, 101, "the handshake's answer")
+        try await body(client, socket, server)
+    }
+}
