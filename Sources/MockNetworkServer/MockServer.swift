@@ -141,7 +141,8 @@ public final class MockServer: Sendable, StopsWithTest {
     /// Stops listening (the port is closed when this returns) and closes every connection: answers
     /// in progress are cut short and their `async` handlers cancelled, and each is a failure of the
     /// registry's test (await every request before the server stops), reported when the test ends.
-    /// Each WebSocket still open gets a close frame with 1001 (going away), and its handler is
+    /// Each WebSocket still open gives its client a quarter of a second to close it; then it fails the
+    /// test (as left open) and gets a close frame with 1001 (going away), and its handler is
     /// cancelled when its connection closes.
     ///
     /// A request whose client hung up is over, as on a real server: no failure. A client that gave up
@@ -150,24 +151,14 @@ public final class MockServer: Sendable, StopsWithTest {
     /// client before the answer counts as cut short; this call does not wait for it. An answer whose
     /// last byte was sent is complete. Safe to call more than once.
     public func stop() {
-        responder.closeSockets()
+        responder.closeSockets(grace: Self.socketGrace)
         responder.stopServing()
         server.stop(grace: Self.hangUpGrace)
     }
 
-    /// WebSockets still open at the end of the test, after waiting up to ``socketGrace`` for those
-    /// whose close is on its way; blocks the calling thread (XCTest's `tearDown`).
-    package func failuresAtEndOfTest() -> [MockFailure] {
-        responder.openSocketFailures(grace: Self.socketGrace)
-    }
-
-    /// As ``failuresAtEndOfTest()``, holding no thread.
-    package func awaitFailuresAtEndOfTest() async -> [MockFailure] {
-        await responder.awaitOpenSocketFailures(grace: Self.socketGrace)
-    }
-
-    /// How long the end of a test waits for WebSockets to close before it calls them still open: a
-    /// client that closed its socket just before returning has its close frame on the way.
+    /// How long a WebSocket's client has to close it when the server stops or the test ends,
+    /// before the socket counts as left open: a client that closed its socket just before has its
+    /// close frame on the way.
     static let socketGrace: TimeInterval = 0.25
 
     /// How long a connection whose answer the stop leaves unfinished waits for its client to hang

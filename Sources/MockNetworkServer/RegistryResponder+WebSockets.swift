@@ -29,7 +29,7 @@ extension RegistryResponder {
         session.onSwitch.withLock {
             $0 = { [weak self] in
                 self?.sockets.withLock { $0[id] = socket }
-                book.socketOpened(socket)
+                book.socketOpened(socket, on: registry)
                 route.start(socket, registry: registry)
             }
         }
@@ -56,43 +56,11 @@ extension RegistryResponder {
         return prefix
     }
 
-    /// Closes every socket open with 1001 (going away): the server stops.
-    func closeSockets() {
+    /// The server stops: each socket's client has `grace` seconds to close it, then a socket still
+    /// open fails the test and is closed with 1001 (going away).
+    func closeSockets(grace: TimeInterval) {
         for socket in sockets.withLock({ Array($0.values) }) {
-            socket.serverStopping()
-        }
-    }
-
-    /// Sockets still open (no close begun by either end) after waiting up to `grace` seconds for them
-    /// to close, as failures of the test at their registrations; holds no thread.
-    func awaitOpenSocketFailures(grace: TimeInterval) async -> [MockFailure] {
-        let open = sockets.withLock { Array($0.values) }
-        guard !open.isEmpty else { return [] }
-        let deadline = DispatchTime.now() + grace
-        for socket in open {
-            await socket.session.awaitEnd(until: deadline)
-        }
-        return Self.stillOpen(open)
-    }
-
-    /// As ``awaitOpenSocketFailures(grace:)``, blocking the calling thread while it waits.
-    func openSocketFailures(grace: TimeInterval) -> [MockFailure] {
-        let open = sockets.withLock { Array($0.values) }
-        guard !open.isEmpty else { return [] }
-        let deadline = DispatchTime.now() + grace
-        for socket in open {
-            socket.session.waitForEnd(until: deadline)
-        }
-        return Self.stillOpen(open)
-    }
-
-    private static func stillOpen(_ sockets: [MockWebSocket]) -> [MockFailure] {
-        sockets.filter(\.isOpen).map { socket in
-            MockFailure(
-                message: "MockNetwork: the WebSocket to \(socket.url.absoluteString) was still open when the test "
-                    + "ended. Close it before the test returns: in the client (URLSessionWebSocketTask's "
-                    + "cancel(with:reason:)), or on the server (return from the handler, or socket.close()).",
-                location: socket.route.location)
+            socket.serverStopping(grace: grace)
         }
     }
 }

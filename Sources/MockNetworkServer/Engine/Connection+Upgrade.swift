@@ -72,6 +72,9 @@ final class UpgradedChannel: Sendable {
         }
     }
 
+    /// The connection's serial queue, where its bytes are read and handed to the protocol.
+    var queue: DispatchQueue { connection.queue }
+
     /// Bytes waiting to be sent.
     var queuedBytes: Int { connection.state.withLock { $0.outbound.count } }
 

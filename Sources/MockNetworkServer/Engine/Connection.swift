@@ -64,6 +64,9 @@ final class Connection: Sendable {
         let closesLater = state.withLock { state -> Bool in
             guard !state.stopping, state.phase != .closed else { return true }
             state.stopping = true
+            // A switched protocol closes its own connection as the server stops (a WebSocket's close
+            // frame, after its client had a moment to close first).
+            if state.phase == .upgraded { return true }
             guard let serial = state.answer?.serial, state.phase == .open,
                 progress(of: serial, &state) == .writing
             else {

@@ -42,6 +42,8 @@ public final class MockWebSocket: Sendable {
         var clientClose: (code: WebSocketCloseCode, reason: String)?
         var serverClose: (code: WebSocketCloseCode, reason: String)?
         var open = true
+        /// A failure for a socket left open was recorded.
+        var reportedOpen = false
 
         mutating func append(_ event: WebSocketEvent) {
             events.append(event)
@@ -246,16 +248,41 @@ public final class MockWebSocket: Sendable {
 
     // MARK: From the session and the server
 
-    /// The server stops: a close frame with 1001 (going away), and the connection closes.
-    func serverStopping() {
-        let send = state.withLock { state -> Bool in
-            guard state.open, state.serverClose == nil, state.clientClose == nil else { return false }
-            state.serverClose = (.goingAway, "the server stopped")
-            state.append(.closed(by: .server, code: .goingAway, reason: "the server stopped"))
-            return true
+    /// The server stops: its client has `grace` seconds to close the socket (a close it began just
+    /// before is on its way); then a socket still open fails the test (once) and gets a close frame
+    /// with 1001 (going away). A socket already closing is left to finish.
+    func serverStopping(grace: TimeInterval) {
+        guard isOpen else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + grace) { [self] in
+            let send = state.withLock { state -> Bool in
+                guard state.open, state.serverClose == nil, state.clientClose == nil else { return false }
+                state.serverClose = (.goingAway, "the server stopped")
+                state.append(.closed(by: .server, code: .goingAway, reason: "the server stopped"))
+                return true
+            }
+            if send {
+                reportOpen()
+                session.close(.goingAway, reason: "the server stopped", timeout: 0.1)
+            }
         }
-        if send { session.close(.goingAway, reason: "the server stopped", timeout: 0.1) }
     }
+
+    /// Fails the test, once, for a socket its client left open when the test ended or its server
+    /// stopped.
+    func reportOpen() {
+        let first = state.withLock { state -> Bool in
+            defer { state.reportedOpen = true }
+            return !state.reportedOpen
+        }
+        guard first else { return }
+        route.fail(
+            "the WebSocket to \(url.absoluteString) was still open when the test ended (or its server stopped). "
+                + "Close it before: in the client (URLSessionWebSocketTask's cancel(with:reason:)), or on the "
+                + "server (return from the handler, or socket.close()).")
+    }
+
+    /// Whether the socket's connection has closed.
+    var hasEnded: Bool { state.withLock { !$0.open } }
 
     private func note(_ event: WebSocketEvent) {
         state.withLock { $0.append(event) }

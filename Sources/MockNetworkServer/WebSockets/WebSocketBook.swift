@@ -63,7 +63,7 @@ final class SocketRoute: Sendable {
         case .handler(let handler):
             let work: @Sendable () async -> Void = { [self] in
                 do {
-                    try await handler(socket)
+                    try await SocketExecutor.run(on: socket.session.channel.queue) { try await handler(socket) }
                     await socket.close(.normal)
                 } catch {
                     let closedFirst = error is CancellationError || error is WebSocketError
@@ -97,7 +97,7 @@ final class SocketRoute: Sendable {
 
 /// A registry's WebSockets (kept as its setting): the registrations by number, the sockets opened
 /// in order, and the client's messages for the test to await.
-final class WebSocketBook: SwitchedExchanges {
+final class WebSocketBook: SwitchedExchanges, StopsWithTest {
     private let routes = Locked<[Int: SocketRoute]>([:])
     private let all = Locked<[MockWebSocket]>([])
     /// The sockets `nextWebSocket` has not returned yet.
@@ -161,9 +161,39 @@ final class WebSocketBook: SwitchedExchanges {
     /// Every socket opened on the registry, in order.
     var sockets: [MockWebSocket] { all.withLock { $0 } }
 
-    func socketOpened(_ socket: MockWebSocket) {
+    func socketOpened(_ socket: MockWebSocket, on registry: MockRegistry) {
         all.withLock { $0.append(socket) }
         opened.append(socket)
+        // Asked at the end of the test that owns the registry: again after each test, as a
+        // registry may serve several in turn.
+        registry.stopWithTest(self)
+    }
+
+    // MARK: The end of the test
+
+    /// Nothing to stop: each server closes its own sockets.
+    func stop() {}
+
+    /// Sockets left open: each whose connection has not closed gets ``MockServer/socketGrace`` to
+    /// close (its client's close on its way), then one still open fails the test at its
+    /// registration (recorded in the registry, so nothing is returned). Blocks the calling thread.
+    func failuresAtEndOfTest() -> [MockFailure] {
+        let open = sockets.filter { !$0.hasEnded }
+        guard !open.isEmpty else { return [] }
+        let deadline = DispatchTime.now() + MockServer.socketGrace
+        for socket in open { socket.session.waitForEnd(until: deadline) }
+        for socket in open where socket.isOpen { socket.reportOpen() }
+        return []
+    }
+
+    /// As ``failuresAtEndOfTest()``, holding no thread.
+    func awaitFailuresAtEndOfTest() async -> [MockFailure] {
+        let open = sockets.filter { !$0.hasEnded }
+        guard !open.isEmpty else { return [] }
+        let deadline = DispatchTime.now() + MockServer.socketGrace
+        for socket in open { await socket.session.awaitEnd(until: deadline) }
+        for socket in open where socket.isOpen { socket.reportOpen() }
+        return []
     }
 
     func clientSent(_ message: WebSocketMessage, number: Int, on socket: MockWebSocket) {

@@ -250,6 +250,54 @@ final class WebSocketServerTests: XCTestCase {
         XCTAssertTrue(mocks.failures.isEmpty, "\(mocks.failures)")
     }
 
+    func testAHandlerThatBlocksItsThreadStallsOnlyItsOwnSocket() async throws {
+        let mocks = MockRegistry()
+        let stuck = DispatchSemaphore(value: 0)
+        let blocking = Gate()
+        mocks.webSocket("wss://api.example.com/stuck") { socket in
+            _ = try await socket.receive()
+            blocking.open()
+            stuck.wait()  // blocks its thread, as a handler should not
+            await socket.send("released")
+        }
+        mocks.webSocket("wss://api.example.com/chat") { socket in
+            for try await message in socket.messages { await socket.send(message) }
+        }
+        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
+        defer { server.stop() }
+        try await withWatchdog(30) {
+            let first = try RawWebSocketClient(port: server.port, path: "/stuck")
+            defer { first.close() }
+            _ = try await offThread { try first.readHandshake() }
+            first.sendText("block")
+            await blocking.wait()
+            // Another socket on the same server, and another registry's, answer meanwhile.
+            let other = MockRegistry()
+            other.webSocket("wss://api.example.com/chat") { socket in await socket.send("hello") }
+            let otherServer = try MockServer(serving: other, as: ["https://api.example.com"])
+            defer { otherServer.stop() }
+            try await offThread {
+                for port in [server.port, otherServer.port] {
+                    let client = try RawWebSocketClient(port: port, path: "/chat")
+                    defer { client.close() }
+                    XCTAssertEqual(try client.readHandshake().status, 101)
+                    if port == server.port {
+                        client.sendText("still here")
+                        XCTAssertEqual(try client.readFrame().text, "still here")
+                    } else {
+                        XCTAssertEqual(try client.readFrame().text, "hello")
+                    }
+                    client.sendClose(1000)
+                    XCTAssertEqual(try client.readFrame().closeCode, 1000)
+                }
+            }
+            stuck.signal()
+            let released = try await offThread { try first.readFrame().text }
+            XCTAssertEqual(released, "released")
+            first.sendClose(1000)
+        }
+    }
+
     func testAHandlersErrorClosesWith1011AndFailsTheTestAtItsRegistration() async throws {
         struct Broken: Error {}
         let mocks = MockRegistry()
@@ -400,9 +448,9 @@ final class WebSocketServerTests: XCTestCase {
             XCTAssertEqual(failures.map(\.location?.line), [line])
             XCTAssertEqual(
                 failures.first?.message,
-                "MockNetwork: the WebSocket to wss://api.example.com/chat was still open when the test ended. Close it "
-                    + "before the test returns: in the client (URLSessionWebSocketTask's cancel(with:reason:)), or on "
-                    + "the server (return from the handler, or socket.close()).")
+                "MockNetwork: the WebSocket to wss://api.example.com/chat was still open when the test ended (or "
+                    + "its server stopped). Close it before: in the client (URLSessionWebSocketTask's "
+                    + "cancel(with:reason:)), or on the server (return from the handler, or socket.close()).")
             server.stop()
             let close = try await offThread { try client.readFrame() }
             XCTAssertEqual(close.closeCode, 1001, "a stopping server is going away")
