@@ -104,7 +104,8 @@ final class WebSocketBook: SwitchedExchanges, StopsWithTest {
     let opened = AsyncQueue<MockWebSocket>()
     /// The client messages `nextWebSocketMessage` has not returned yet (the latest 10,000).
     let messages = AsyncQueue<(socket: MockWebSocket, number: Int, message: WebSocketMessage)>(limit: 10_000)
-    private static let making = Locked(())
+    /// Serializes the making of books (a `Locked` of some size: see its note on empty values).
+    private static let making = Locked(0)
 
     /// `registry`'s book, made on first use.
     static func of(_ registry: MockRegistry) -> WebSocketBook {
@@ -162,11 +163,11 @@ final class WebSocketBook: SwitchedExchanges, StopsWithTest {
     var sockets: [MockWebSocket] { all.withLock { $0 } }
 
     func socketOpened(_ socket: MockWebSocket, on registry: MockRegistry) {
+        // Asked at the end of the test that owns the registry (again after each test, as a registry
+        // may serve several in turn), before a test that awaits the socket can end.
+        registry.stopWithTest(self)
         all.withLock { $0.append(socket) }
         opened.append(socket)
-        // Asked at the end of the test that owns the registry: again after each test, as a
-        // registry may serve several in turn.
-        registry.stopWithTest(self)
     }
 
     // MARK: The end of the test
