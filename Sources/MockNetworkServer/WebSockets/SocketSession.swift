@@ -162,17 +162,11 @@ final class SocketSession: ConnectionUpgrade {
             }
             reason = String(decoding: payload[2...], as: UTF8.self)
         }
-        let answer = state.withLock { state -> Bool in
-            state.closeReceived = (code, reason)
-            defer { state.closeSent = true }
-            return !state.closeSent
-        }
+        // RFC 6455, 5.5.1: the close is answered with the code received (none for none), unless the
+        // server's own close went first.
+        let echoed = code == .noStatus ? [] : Array(payload[0..<2])
+        sendCloseOnce(echoed) { $0.closeReceived = (code, reason) }
         socket?.clientClosed(code, reason: reason)
-        if answer {
-            // RFC 6455, 5.5.1: the close is answered with the code received (none for none).
-            let echoed = code == .noStatus ? [] : Array(payload[0..<2])
-            sendNow(WebSocketFrames.frame(.close, echoed), evenIfHeld: true)
-        }
         // Both close frames went: the server closes the TCP connection first (RFC 6455, 7.1.1), and
         // the client has nothing more to send that a close could reset.
         channel.cutAfterSending()
@@ -240,12 +234,9 @@ final class SocketSession: ConnectionUpgrade {
     /// Starts the close handshake: a close frame now, and the connection cut if the client has not
     /// answered within `timeout` seconds.
     func close(_ code: WebSocketCloseCode, reason: String, timeout: TimeInterval = 2) {
-        let send = state.withLock { state -> Bool in
-            defer { state.closeSent = true }
-            return !state.closeSent && !state.ended
-        }
-        guard send else { return }
-        sendNow(WebSocketFrames.frame(.close, WebSocketFrames.closePayload(code, reason: reason)), evenIfHeld: true)
+        guard !state.withLock({ $0.ended }),
+            sendCloseOnce(WebSocketFrames.closePayload(code, reason: reason))
+        else { return }
         let channel = channel
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { channel.cut() }
     }
@@ -253,16 +244,24 @@ final class SocketSession: ConnectionUpgrade {
     /// Fails the connection (RFC 6455, 7.1.7): a close frame with `code`, then the close, reading
     /// nothing more. The test fails saying what the client sent.
     private func fail(_ code: WebSocketCloseCode, _ reason: String) {
-        let send = state.withLock { state -> Bool in
-            state.fragments = nil
-            defer { state.closeSent = true }
-            return !state.closeSent
-        }
-        if send {
-            sendNow(WebSocketFrames.frame(.close, WebSocketFrames.closePayload(code, reason: reason)), evenIfHeld: true)
-        }
+        sendCloseOnce(WebSocketFrames.closePayload(code, reason: reason)) { $0.fragments = nil }
         socket?.protocolFailed(code, reason: reason)
         channel.close()
+    }
+
+    /// Sends a close frame with `payload` unless one went already; true when this one went. The
+    /// frame is written in the same lock that marks it sent: a close on another thread (the
+    /// handler's, the reading queue's) then either sends it or finds it already written, never
+    /// closes the connection between the two. `also` changes the state in that lock too.
+    @discardableResult
+    private func sendCloseOnce(_ payload: [UInt8], also: (inout State) -> Void = { _ in }) -> Bool {
+        state.withLock { state in
+            also(&state)
+            guard !state.closeSent else { return false }
+            state.closeSent = true
+            channel.send(WebSocketFrames.frame(.close, payload))
+            return true
+        }
     }
 
     /// Sends a frame's first half with no end, then cuts the connection: a drop mid-message.
