@@ -30,12 +30,7 @@ final class UpgradedChannel: Sendable {
     /// sent, `nil` when the connection is closing or closed.
     @discardableResult
     func send(_ bytes: [UInt8]) -> Int? {
-        connection.state.withLock { state -> Int? in
-            guard state.phase == .upgraded else { return nil }
-            state.outbound.append(contentsOf: bytes)
-            connection.flush(&state)
-            return state.phase == .upgraded ? state.outbound.count : nil
-        }
+        send(bytes, unlessOver: .max)
     }
 
     /// Sends `bytes` as ``send(_:)`` does, unless more than `limit` bytes wait to be sent already:

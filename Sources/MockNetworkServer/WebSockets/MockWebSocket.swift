@@ -108,13 +108,18 @@ public final class MockWebSocket: Sendable {
     /// The next message for the handler (``messages``, ``receive(timeout:)``).
     func take(timeout: TimeInterval?, timedOut: @escaping @Sendable () -> any Error) async throws -> WebSocketMessage? {
         guard let (_, message) = try await inbox.next(timeout: timeout, timedOut: timedOut) else { return nil }
+        taken(message)
+        return message
+    }
+
+    /// `message` left the inbox: its bytes no longer count, and reading resumes if it had paused.
+    private func taken(_ message: WebSocketMessage) {
         let resume = state.withLock { state -> Bool in
             let wasFull = state.inboxBytes >= Self.inboxCapacity
             state.inboxBytes -= message.data.count
             return wasFull && state.inboxBytes < Self.inboxCapacity
         }
         if resume { session.channel.resumeReading() }
-        return message
     }
 
     /// Bytes of the client's messages waiting for the handler.
@@ -132,13 +137,8 @@ public final class MockWebSocket: Sendable {
     /// a slow reader slows the sender instead of filling the server's memory.
     public func send(_ message: WebSocketMessage) async {
         guard isOpen else { return }
-        let frame: [UInt8]
-        switch message {
-        case .text(let text): frame = WebSocketFrames.frame(.text, Array(text.utf8))
-        case .data(let data): frame = WebSocketFrames.frame(.binary, Array(data))
-        }
         note(.sent(message))
-        await session.send(frame)
+        await session.send(WebSocketFrames.frame(for: message))
     }
 
     /// Sends `messages` in order, `interval` apart (the first after `interval`): a feed on a
@@ -317,10 +317,7 @@ public final class MockWebSocket: Sendable {
     func sendAtOnce(_ message: WebSocketMessage) {
         guard isOpen else { return }
         note(.sent(message))
-        switch message {
-        case .text(let text): session.sendNow(WebSocketFrames.frame(.text, Array(text.utf8)))
-        case .data(let data): session.sendNow(WebSocketFrames.frame(.binary, Array(data)))
-        }
+        session.sendNow(WebSocketFrames.frame(for: message))
     }
 
     /// A test took the client's message `number` with `nextWebSocketMessage`. A socket the test
@@ -332,12 +329,7 @@ public final class MockWebSocket: Sendable {
             return
         }
         guard let (_, message) = inbox.remove(where: { $0.number == number }) else { return }
-        let resume = state.withLock { state -> Bool in
-            let wasFull = state.inboxBytes >= Self.inboxCapacity
-            state.inboxBytes -= message.data.count
-            return wasFull && state.inboxBytes < Self.inboxCapacity
-        }
-        if resume { session.channel.resumeReading() }
+        taken(message)
     }
 
     func clientClosed(_ code: WebSocketCloseCode, reason: String) {
@@ -360,7 +352,7 @@ public final class MockWebSocket: Sendable {
     }
 
     /// The connection closed: the handler's messages end, and messages nobody read fail the test.
-    func connectionEnded(clientClose: (code: WebSocketCloseCode, reason: String)?) {
+    func connectionEnded() {
         let unread = state.withLock { state -> [WebSocketMessage] in
             state.open = false
             if state.clientClose == nil, state.serverClose == nil {

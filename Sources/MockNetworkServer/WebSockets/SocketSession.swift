@@ -13,8 +13,6 @@ final class SocketSession: ConnectionUpgrade {
         var fragments: (opcode: WebSocketFrames.Opcode, bytes: [UInt8])?
         /// A close frame went to the client.
         var closeSent = false
-        /// The client's close frame, when one came: its code (1005 when it had none) and reason.
-        var closeReceived: (code: WebSocketCloseCode, reason: String)?
         /// The connection closed.
         var ended = false
         /// Frames the test holds back (``MockWebSocket/hold()``), in order; `nil` when nothing is held.
@@ -165,7 +163,7 @@ final class SocketSession: ConnectionUpgrade {
         // RFC 6455, 5.5.1: the close is answered with the code received (none for none), unless the
         // server's own close went first.
         let echoed = code == .noStatus ? [] : Array(payload[0..<2])
-        sendCloseOnce(echoed) { $0.closeReceived = (code, reason) }
+        sendCloseOnce(echoed)
         socket?.clientClosed(code, reason: reason)
         // Both close frames went: the server closes the TCP connection first (RFC 6455, 7.1.1), and
         // the client has nothing more to send that a close could reset.
@@ -267,11 +265,10 @@ final class SocketSession: ConnectionUpgrade {
     /// Sends a frame's first half with no end, then cuts the connection: a drop mid-message.
     func drop(midMessage message: WebSocketMessage?) {
         if let message {
-            let bytes = Array(message.data)
-            let frame = WebSocketFrames.frame(message.text == nil ? .binary : .text, bytes)
+            let frame = WebSocketFrames.frame(for: message)
             // The head and at most half the payload: the client sees a frame it can never finish.
-            let headLength = frame.count - bytes.count
-            channel.send(Array(frame.prefix(headLength + bytes.count / 2)))
+            let payload = message.data.count
+            channel.send(Array(frame.prefix(frame.count - payload + payload / 2)))
         }
         state.withLock { $0.closeSent = true }
         channel.cutAfterSending()
@@ -328,16 +325,16 @@ final class SocketSession: ConnectionUpgrade {
     }
 
     func connectionClosed() {
-        let (ends, pongs, received) = state.withLock { state in
+        let (ends, pongs) = state.withLock { state in
             state.ended = true
             defer {
                 state.onEnd.removeAll()
                 state.pongWaiters.removeAll()
                 state.held = nil
             }
-            return (state.onEnd, state.pongWaiters, state.closeReceived)
+            return (state.onEnd, state.pongWaiters)
         }
-        socket?.connectionEnded(clientClose: received)
+        socket?.connectionEnded()
         for pong in pongs { pong() }
         for end in ends { end() }
     }

@@ -119,6 +119,14 @@ enum WebSocketFrames {
         return bytes
     }
 
+    /// A message's one frame: text or binary, whole.
+    static func frame(for message: WebSocketMessage) -> [UInt8] {
+        switch message {
+        case .text(let text): frame(.text, Array(text.utf8))
+        case .data(let data): frame(.binary, Array(data))
+        }
+    }
+
     /// A close frame's payload: the code, then the reason (cut to fit 123 bytes at a character's end).
     static func closePayload(_ code: WebSocketCloseCode, reason: String) -> [UInt8] {
         var reasonBytes = Array(reason.utf8)
