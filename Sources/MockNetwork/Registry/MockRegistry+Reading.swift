@@ -139,6 +139,14 @@ extension MockRegistry {
     /// The registry's share of the threads handlers run on: a ``TestTaskRunner`` runs them there.
     package var handlerShare: HandlerShare { core.share }
 
+    /// Runs `work`, a product's user code (a socket's handler), in a task where this registry's
+    /// `async` handlers run, counted in its share, and hands that task to `started`.
+    package func runHandlerTask(
+        _ work: @escaping @Sendable () async -> Void, started: @escaping @Sendable (Task<Void, Never>) -> Void
+    ) {
+        core.runAsyncUserCode(work, started: started)
+    }
+
     package func record(_ failure: MockFailure) {
         core.record(failure)
     }

@@ -16,9 +16,13 @@ extension MockURLProtocol {
             return
         }
         let this = WeakProtocol(self)
+        let what = "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")"
         waitForThread()
         registry.runUserCode { [chain] in
-            this.value?.gotThread()
+            // A request that ended while it waited (its timeout, a cancel) runs no handler.
+            guard this.value?.gotThread() == true else { return }
+            let token = registry.share.started(what)
+            defer { registry.share.ended(token) }
             var chain = chain
             if let answer = registry.answer(&chain) {
                 this.value?.proceed(answer, registry, attempt: attempt, inline: false)
@@ -41,16 +45,19 @@ extension MockURLProtocol {
         }
         let this = WeakProtocol(self)
         let request = picked.recorded.request
+        let what = "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")"
         waitForThread()
         registry.runAsyncUserCode(
             {
-                this.value?.gotThread()
+                guard this.value?.gotThread() == true else { return }
+                let token = registry.share.started(what)
                 let result: Result<MockRegistry.Reply, any Error>
                 do {
                     result = .success(try await responder(request))
                 } catch {
                     result = .failure(error)
                 }
+                registry.share.ended(token)
                 // A request that ended meanwhile (and cancelled this task) takes no answer; one still
                 // open takes it, even when something else cancelled the handler's task.
                 guard let loading = this.value, loading.exchange.withLock({ $0.isWorking }) else { return }
@@ -74,19 +81,13 @@ extension MockURLProtocol {
         exchange.withLock { $0.queuedSince = .now() }
     }
 
-    /// The handler got its thread: its timeout comes later by the time it waited, and is armed again
-    /// if it came meanwhile.
-    private func gotThread() {
-        let rearm = exchange.withLock { exchange -> Bool in
-            guard let since = exchange.queuedSince else { return false }
+    /// The handler got its thread (or, an `async` one, its first turn on the pool); whether the request
+    /// still waits for it. The time it waited counts against the request's timeout, as a client's does
+    /// (a timeout that came meanwhile says why: see `timedOut`).
+    private func gotThread() -> Bool {
+        exchange.withLock { exchange in
             exchange.queuedSince = nil
-            if exchange.deadline != .distantFuture {
-                let waited = DispatchTime.now().uptimeNanoseconds - since.uptimeNanoseconds
-                exchange.deadline = DispatchTime(uptimeNanoseconds: exchange.deadline.uptimeNanoseconds + waited)
-            }
-            defer { exchange.deadlinePassedWhileQueued = false }
-            return exchange.deadlinePassedWhileQueued && exchange.isWorking
+            return exchange.isWorking
         }
-        if rearm { armTimeout() }
     }
 }

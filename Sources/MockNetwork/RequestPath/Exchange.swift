@@ -49,11 +49,8 @@ struct Exchange {
     /// The pending timeout in ``Deadlines``.
     var timeoutToken: Int?
     /// Since when the request's handler waits for a thread of its registry's share (`nil` while it
-    /// runs): that time is not the handler's, so the timeout's clock stops meanwhile.
+    /// runs): a timeout that comes meanwhile names what it waits behind, not the handler.
     var queuedSince: DispatchTime?
-    /// Whether the deadline came while the handler waited for a thread: it is armed again, later by
-    /// the time waited, when the handler starts.
-    var deadlinePassedWhileQueued = false
     /// The pending wake-up of a delay, or of a stream's next piece.
     var delay: DispatchWorkItem?
     /// The task an `async` handler runs in, cancelled when the request ends first.

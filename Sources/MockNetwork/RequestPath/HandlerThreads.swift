@@ -12,28 +12,86 @@ package protocol HandlerRunner: Sendable {
 }
 
 /// A registry's share of the threads user code runs on: its handlers (synchronous, `async`, under the
-/// trait, a `hold`'s) take at most ``HandlerPool/shareWidth`` of them at once, so one test's stuck or
-/// slow handlers can use up only its own share, never another test's.
+/// trait, a `hold`'s, a socket's) take at most ``HandlerPool/shareWidth`` of them at once, so one
+/// test's stuck or slow handlers can use up only its own share, never another test's.
 package final class HandlerShare: Sendable {
+    /// The stand-in for the pool, an `any TaskExecutor` (a type a stored property cannot name before
+    /// macOS 15).
+    private let standIn = Locked<(any Sendable)?>(nil)
+    /// The requests whose handlers run now, by token: what a request queued behind them names.
+    private let running = Locked<(next: Int, handlers: [Int: (what: String, since: DispatchTime)])>((0, [:]))
+
     package init() {}
+
+    /// Notes that the handler of `what` (a request's method and URL) runs from now, until ``ended(_:)``.
+    func started(_ what: String) -> Int {
+        running.withLock { running in
+            running.next += 1
+            running.handlers[running.next] = (what, .now())
+            return running.next
+        }
+    }
+
+    func ended(_ token: Int) {
+        _ = running.withLock { $0.handlers.removeValue(forKey: token) }
+    }
+
+    /// The handlers that run now, the longest-running first, each as "GET url (running 14.9 s)", at
+    /// most `limit` of them and how many more.
+    func longestRunning(limit: Int = 3) -> (names: [String], more: Int) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let handlers = running.withLock { Array($0.handlers.values) }.sorted { $0.since < $1.since }
+        let names = handlers.prefix(limit).map { handler in
+            let seconds = Double(now - handler.since.uptimeNanoseconds) / 1e9
+            return "\(handler.what) (running \(String(format: "%.1f", seconds)) s)"
+        }
+        return (names, handlers.count - names.count)
+    }
+
+    /// How many of this share's run now, and how many run at most.
+    var occupancy: (running: Int, width: Int) {
+        (HandlerPool.shared.running(in: self), HandlerPool.shared.shareWidth)
+    }
 
     /// The executor a task of this share's runs on: each job on one of the share's threads.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     package var executor: HandlerExecutor { HandlerExecutor(self) }
+
+    /// For tests of the path Apple platforms take before macOS 15 / iOS 18, where there are no task
+    /// executors: with an executor here, this share's `async` work runs as it does there (a task that
+    /// no executor of MockNetwork's runs), on this executor standing for Swift concurrency's pool
+    /// (a one-thread one, as an iOS 16–17 Simulator's pool is reported to be). `nil` in real use.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    package var poolStandIn: (any TaskExecutor)? {
+        get { standIn.withLock { $0 } as? any TaskExecutor }
+        set { standIn.withLock { $0 = newValue } }
+    }
+
+    /// Whether this share's `async` work runs on task executors of its own (`false`: on the pool).
+    var hasExecutors: Bool {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { return poolStandIn == nil }
+        return false
+    }
+
+    /// A task for `work` on Swift concurrency's pool, as where task executors are missing (or on the
+    /// stand-in for the pool a test set).
+    func poolTask(_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let pool = poolStandIn {
+            return Task(executorPreference: pool) { await work() }
+        }
+        return Task { await work() }
+    }
 }
 
-/// Where handlers run when no test says otherwise: never on Foundation's queue.
+/// Where handlers run when no test says otherwise: never on Foundation's queue, never on Dispatch's
+/// threads.
 ///
 /// On Linux every session's work is serialized on one queue that `startLoading` runs on, so a
 /// handler run there that blocks stalls every session in the process, and one that makes a
-/// request traps in `dispatch_sync`. Each handler gets a serial queue of its own instead: such
-/// queues run on Dispatch's overcommitting threads, which are added at once when the others
-/// are busy (the global and concurrent queues add a thread for blocked work only after about a
-/// second), so a handler that sleeps or waits on a nested request delays no other handler.
-///
-/// Those threads are bounded: Dispatch gives a process about 255, and when every one is blocked
-/// (in handlers, or waiting for Foundation's queue) nothing in the process runs again, timers
-/// included. So ``HandlerPool`` bounds them, per registry and in all.
+/// request traps in `dispatch_sync`. Each handler runs on a thread of ``HandlerPool``'s instead,
+/// threads of MockNetwork's own, so a handler that sleeps or waits on a nested request delays no
+/// other handler, and no number of blocked handlers uses up Dispatch's threads, which the whole
+/// process (Foundation's queue, timers) shares.
 enum HandlerThreads {
     /// Runs `work` on a thread of `share`'s; whether it started at once (`false`: it waits its turn).
     @discardableResult
@@ -43,133 +101,12 @@ enum HandlerThreads {
 
     /// A task for an `async` handler's `work`: on `share`'s executor where task executors exist (the
     /// share's threads, so a blocked cooperative pool cannot starve it, and a handler that blocks
-    /// holds one of its own registry's threads), else on the pool.
+    /// holds one of its own registry's threads), else on the pool: there a test that blocks every
+    /// thread of the pool keeps it from starting, and the request's timeout says so.
     static func task(_ work: @escaping @Sendable () async -> Void, in share: HandlerShare) -> Task<Void, Never> {
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), share.hasExecutors {
             return Task(executorPreference: share.executor) { await work() }
         }
-        return Task { await work() }
-    }
-}
-
-/// A bounded set of threads for user code, shared fairly by registries: work runs on a thread of its
-/// own (a serial queue's, so Dispatch adds one at once when the others are blocked) while its share
-/// runs fewer than ``shareWidth`` and all run fewer than ``width``; later work waits in its share's
-/// queue. A thread that ends its work takes the next that waits, from the shares in the order they
-/// came to wait, so a share that keeps every one of its threads blocked delays no other share, and a
-/// handler that waits for another registry's handler always finds a thread for it (until ``width``
-/// shares are full at once: six registries with every thread stuck).
-final class HandlerPool: Sendable {
-    static let shared = HandlerPool(width: 192, shareWidth: 32)
-
-    /// How many run at once at most, in all (Dispatch's ~255 threads keep room for Foundation's queue,
-    /// timers and the rest of the process).
-    let width: Int
-    /// How many of one share's run at once at most.
-    let shareWidth: Int
-
-    private struct Queue {
-        var running = 0
-        var waiting: [@Sendable () -> Void] = []
-        /// The index in `waiting` of the next to run (earlier slots are spent).
-        var head = 0
-
-        var hasWaiting: Bool { head < waiting.count }
-
-        mutating func pop() -> @Sendable () -> Void {
-            let work = waiting[head]
-            head += 1
-            if head == waiting.count {
-                (waiting, head) = ([], 0)
-            } else if head >= 1_024, head * 2 >= waiting.count {
-                waiting.removeFirst(head)
-                head = 0
-            }
-            return work
-        }
-    }
-
-    private struct State {
-        var running = 0
-        var queues: [ObjectIdentifier: Queue] = [:]
-        /// The shares with work waiting and room of their own, in the order they got so: only the
-        /// width in all keeps their work waiting.
-        var ready: [ObjectIdentifier] = []
-
-        /// Counts a start in `share`; `false` (and `work` queued) when there is no room for it.
-        mutating func start(_ share: ObjectIdentifier, _ work: @escaping @Sendable () -> Void, pool: HandlerPool)
-            -> Bool
-        {
-            var queue = queues[share] ?? Queue()
-            defer { queues[share] = queue }
-            if queue.running < pool.shareWidth, running < pool.width, !queue.hasWaiting {
-                queue.running += 1
-                running += 1
-                return true
-            }
-            queue.waiting.append(work)
-            if queue.running < pool.shareWidth, !ready.contains(share) { ready.append(share) }
-            return false
-        }
-
-        /// Counts the end of one of `share`'s, and takes the next to run in its place, with its share.
-        mutating func end(_ share: ObjectIdentifier, pool: HandlerPool) -> (ObjectIdentifier, @Sendable () -> Void)? {
-            running -= 1
-            if var queue = queues[share] {
-                queue.running -= 1
-                if queue.running == 0, !queue.hasWaiting {
-                    queues[share] = nil
-                } else {
-                    queues[share] = queue
-                    if queue.hasWaiting, !ready.contains(share) { ready.append(share) }
-                }
-            }
-            guard running < pool.width, let next = ready.first, var queue = queues[next] else { return nil }
-            let work = queue.pop()
-            queue.running += 1
-            running += 1
-            if !queue.hasWaiting || queue.running >= pool.shareWidth { ready.removeFirst() }
-            queues[next] = queue
-            return (next, work)
-        }
-    }
-
-    private let state = Locked(State())
-
-    init(width: Int, shareWidth: Int) {
-        self.width = width
-        self.shareWidth = shareWidth
-    }
-
-    /// Runs `work` on a thread of its own when `share` has room, else when its turn comes; whether
-    /// it started at once.
-    @discardableResult
-    func run(_ work: @escaping @Sendable () -> Void, in share: HandlerShare) -> Bool {
-        let key = ObjectIdentifier(share)
-        guard state.withLock({ $0.start(key, work, pool: self) }) else { return false }
-        runOnThreadOfItsOwn(work, key)
-        return true
-    }
-
-    /// Runs `work` on the calling thread, counted in `share`, when it has room; else it waits its turn
-    /// as with ``run(_:in:)``. For a caller whose thread may block on user code (a served request's
-    /// connection, not Foundation's queue): no thread is woken for it.
-    func runHere(_ work: @escaping @Sendable () -> Void, in share: HandlerShare) {
-        let key = ObjectIdentifier(share)
-        guard state.withLock({ $0.start(key, work, pool: self) }) else { return }
-        work()
-        // Work that waited meanwhile goes on on a thread of its own; the caller's thread is its own.
-        if let (next, work) = state.withLock({ $0.end(key, pool: self) }) { runOnThreadOfItsOwn(work, next) }
-    }
-
-    /// Runs `work`, already counted in `share`, then what waits, on a serial queue's thread.
-    private func runOnThreadOfItsOwn(_ work: @escaping @Sendable () -> Void, _ share: ObjectIdentifier) {
-        DispatchQueue(label: "MockNetwork.handler").async { [self] in
-            var next: (ObjectIdentifier, @Sendable () -> Void)? = (share, work)
-            while let (share, current) = next {
-                current()
-                next = state.withLock { $0.end(share, pool: self) }
-            }
-        }
+        return share.poolTask(work)
     }
 }

@@ -110,40 +110,65 @@ extension MockURLProtocol {
 
     private func timedOut() {
         enum Expiry {
-            case expired(Exchange.Waiting, TimeInterval)
-            /// The handler waits for a thread (its clock stopped), or the deadline moved later since.
-            case notYet(rearm: Bool)
+            case expired(Exchange.Waiting, TimeInterval, queuedFor: TimeInterval?)
+            /// The deadline moved later since it was armed.
+            case notYet
         }
         let expiry = exchange.withLock { exchange -> Expiry in
             exchange.timeoutToken = nil
-            if exchange.queuedSince != nil {
-                exchange.deadlinePassedWhileQueued = true
-                return .notYet(rearm: false)
-            }
-            if DispatchTime.now() < exchange.deadline { return .notYet(rearm: true) }
-            return .expired(exchange.waiting, exchange.timeout)
+            if DispatchTime.now() < exchange.deadline { return .notYet }
+            let queued = exchange.queuedSince.map { Double(DispatchTime.now().uptimeNanoseconds - $0.uptimeNanoseconds) / 1e9 }
+            return .expired(exchange.waiting, exchange.timeout, queuedFor: queued)
         }
-        guard case .expired(let waiting, let timeout) = expiry else {
-            if case .notYet(rearm: true) = expiry { armTimeout() }
+        guard case .expired(let waiting, let timeout, let queuedFor) = expiry else {
+            armTimeout()
             return
         }
         let method = request.httpMethod ?? "GET"
         let url = request.url?.absoluteString ?? ""
-        let what: String
-        switch waiting {
-        case .handler, .delay: what = "the handler for \(method) \(url) did not answer"
-        case .held: what = "\(method) \(url) was held by hold(_:) and not released"
-        case .network: what = "the network did not answer \(method) \(url)"
-        case .delegate: what = "the session delegate did not answer the authentication challenge for \(method) \(url)"
+        let message: String
+        if let queuedFor, let registry = exchange.withLock({ $0.registry }) {
+            message = Self.queuedTimeoutMessage(
+                "\(method) \(url)", timeout: timeout, waited: queuedFor, share: registry.share)
+            registry.record(MockFailure(message: message, location: nil))
+        } else {
+            let what: String
+            switch waiting {
+            case .handler, .delay: what = "the handler for \(method) \(url) did not answer"
+            case .held: what = "\(method) \(url) was held by hold(_:) and not released"
+            case .network: what = "the network did not answer \(method) \(url)"
+            case .delegate:
+                what = "the session delegate did not answer the authentication challenge for \(method) \(url)"
+            }
+            message = "MockNetwork: \(what) within the request's timeout of \(timeout) s."
         }
         wake(
             with: MockRegistry.Answer(
-                result: .failure(
-                    URLError(
-                        .timedOut,
-                        userInfo: [
-                            NSLocalizedDescriptionKey:
-                                "MockNetwork: \(what) within the request's timeout of \(timeout) s."
-                        ]))))
+                result: .failure(URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: message]))))
+    }
+
+    /// Why a request timed out before its handler started: its registry's own handlers held every
+    /// thread of its share (named, the longest-running first), or, where `async` handlers run on Swift
+    /// concurrency's pool, the pool ran nothing.
+    static func queuedTimeoutMessage(
+        _ what: String, timeout: TimeInterval, waited: TimeInterval, share: HandlerShare
+    ) -> String {
+        let start =
+            "MockNetwork: \(what) timed out (the request's timeout of \(Timeouts.seconds(timeout))) before its "
+            + "handler started: it waited \(Timeouts.seconds((waited * 10).rounded() / 10))"
+        let (running, width) = share.occupancy
+        guard running >= width else {
+            return start
+                + " for Swift concurrency's pool to run it. Where task executors are missing (macOS 13–14, "
+                + "iOS 16–17), `async` handlers, holds and sockets' handlers run on that pool, so a test that "
+                + "blocks the pool's threads (a synchronous wait for a request, a semaphore) keeps them from "
+                + "starting. Await the request in the test instead, or register a synchronous handler."
+        }
+        let (names, more) = share.longestRunning()
+        let list = names.joined(separator: ", ") + (more > 0 ? ", and \(more) more" : "")
+        return start
+            + " behind its own registry's handlers, which held all \(width) of its threads: \(list). A handler "
+            + "that blocks its thread (a semaphore, a sleep, a synchronous wait for a request) holds one until "
+            + "it returns: let those handlers end, or make them `async` and await instead of blocking."
     }
 }

@@ -12,7 +12,7 @@ import Foundation
 /// cooperative pool: a synchronous test that blocks its pool thread waiting for its own request
 /// (as tutorials write them) cannot starve its handlers. Where task executors are missing (Apple
 /// platforms before macOS 15 / iOS 18), the tasks use the pool, and a handler not started within
-/// two seconds runs on a Dispatch thread instead, outside the test: an `#expect` there is reported
+/// two seconds runs on a thread of the registry's share instead, outside the test: an `#expect` there is reported
 /// without a test.
 package final class TestTaskRunner: HandlerRunner {
     private let continuation: AsyncStream<Job>.Continuation
@@ -25,8 +25,8 @@ package final class TestTaskRunner: HandlerRunner {
         self.share = share
         let (stream, continuation) = AsyncStream<Job>.makeStream()
         self.continuation = continuation
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            usesExecutor = true
+        usesExecutor = share.hasExecutors
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), usesExecutor {
             let executor = share.executor
             Task(executorPreference: executor) {
                 for await job in stream {
@@ -34,10 +34,9 @@ package final class TestTaskRunner: HandlerRunner {
                 }
             }
         } else {
-            usesExecutor = false
-            Task {
+            _ = share.poolTask {
                 for await job in stream {
-                    job.started(Task { await job.run() })
+                    job.started(share.poolTask { await job.run() })
                 }
             }
         }
@@ -116,12 +115,12 @@ package final class TestTaskRunner: HandlerRunner {
     }
 }
 
-/// The executor `async` handlers (and the trait's handlers) run on: each job on a thread of its
-/// registry's ``HandlerShare`` (a serial Dispatch queue's, on Dispatch's overcommitting threads, which
-/// are added at once when the others are busy or blocked), so a handler may sleep, or wait for a
-/// nested request, without delaying any other registry's, and no number of blocked handlers uses up
-/// the process's threads: a share runs at most ``HandlerPool/shareWidth`` jobs at once, and the others
-/// wait their turn. A job that suspends frees its thread.
+/// The executor `async` handlers (and the trait's handlers, and sockets') run on: each job on a
+/// thread of its registry's ``HandlerShare`` (threads of ``HandlerPool``'s, not Dispatch's), so a
+/// handler may sleep, or wait for a nested request, without delaying any other registry's, and no
+/// number of blocked handlers uses up the process's Dispatch threads: a share runs at most
+/// ``HandlerPool/shareWidth`` jobs at once, and the others wait their turn. A job that suspends frees
+/// its thread.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 package final class HandlerExecutor: TaskExecutor {
     private let share: HandlerShare

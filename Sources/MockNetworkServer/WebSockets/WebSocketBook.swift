@@ -63,7 +63,7 @@ final class SocketRoute: Sendable {
         case .handler(let handler):
             let work: @Sendable () async -> Void = { [self] in
                 do {
-                    try await SocketExecutor.run(on: socket.session.channel.queue) { try await handler(socket) }
+                    try await handler(socket)
                     await socket.close(.normal)
                 } catch {
                     let closedFirst = error is CancellationError || error is WebSocketError
@@ -75,17 +75,7 @@ final class SocketRoute: Sendable {
                 }
             }
             let session = socket.session
-            if let runner = registry.handlerRunner {
-                runner.submit(work) { task in session.onEnd { task.cancel() } }
-            } else {
-                let task: Task<Void, Never>
-                if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-                    task = Task(executorPreference: registry.handlerShare.executor) { await work() }
-                } else {
-                    task = Task { await work() }
-                }
-                session.onEnd { task.cancel() }
-            }
+            registry.runHandlerTask(work) { task in session.onEnd { task.cancel() } }
         case .script(let script):
             // On the connection's queue, before any message is read: "ready" goes before any reply.
             for message in script.onOpen { socket.sendAtOnce(message) }
