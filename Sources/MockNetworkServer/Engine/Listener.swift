@@ -36,6 +36,10 @@ final class Listener: Sendable {
             }
         }
         source.setCancelHandler { [fd, closed] in
+            // `shutdown` acts on the socket, not this descriptor: a copy a child process holds for the
+            // instant between its fork and its exec (which no close-on-exec flag prevents) cannot keep
+            // the port accepting. (Linux stops listening on it; elsewhere the call fails, harmlessly.)
+            Socket.shutdownBoth(fd)
             Socket.closeDescriptor(fd)
             closed.signal()
         }

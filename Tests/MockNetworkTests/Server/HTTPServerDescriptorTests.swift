@@ -64,7 +64,9 @@ import XCTest
             }.start()
             defer { inheriting.current.forEach(Self.end) }
 
-            // Meanwhile servers start, answer a request and stop, until 1000 processes have started.
+            // Meanwhile servers start, answer a request and stop, until 1000 processes have started; each
+            // stopped port is tried at once, while children may hold a copy of its descriptor.
+            let acceptedAfterStop = Shared(0)
             let ports = try await withWatchdog(60) {
                 try await offThread {
                     defer { serving.update { $0 = false } }
@@ -76,6 +78,10 @@ import XCTest
                         client.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
                         _ = try client.readResponse()
                         server.stop()
+                        if let late = try? RawHTTPClient(port: server.port, timeout: 1, closeOnExec: true) {
+                            acceptedAfterStop.update { $0 += 1 }
+                            late.close()
+                        }
                         ports.append(server.port)
                     }
                     return ports
@@ -92,6 +98,9 @@ import XCTest
                 inheriting.current.count, 0,
                 "\(inheriting.current.count) of \(started.current) processes inherited a socket of the servers'")
             XCTAssertEqual(listening.count, 0, "\(listening.count) of \(ports.count) stopped servers still listened")
+            XCTAssertEqual(
+                acceptedAfterStop.current, 0,
+                "\(acceptedAfterStop.current) of \(ports.count) servers accepted a connection right after stop()")
         }
     }
 #endif
