@@ -25,23 +25,37 @@ extension RegistryResponder {
             handshakeID: handshake)
         session.socket = socket
         let id = ObjectIdentifier(socket)
+        // Counted, against the limit, and booked before the `101` goes out: a client that has it can
+        // be ahead of nothing here, and a stop that comes later closes this socket too.
+        let refusal = sockets.withLock { sockets -> String? in
+            if sockets.stopped { return "MockServer: the server is stopping." }
+            if let refusal = Self.refusal(open: sockets.open.count, limit: limits.maxWebSockets) { return refusal }
+            sockets.open[id] = socket
+            return nil
+        }
+        if let refusal {
+            return writer.respond(status: 503, headers: Self.textFields, body: Data((refusal + "\n").utf8))
+        }
         let registry = registry
+        book.socketOpened(socket, on: registry)
         session.onSwitch.withLock {
-            $0 = { [weak self] in
-                self?.sockets.withLock { $0[id] = socket }
-                book.socketOpened(socket, on: registry)
+            $0 = {
+                book.socketSwitched(socket)
                 route.start(socket, registry: registry)
             }
         }
-        session.onEnd { [weak self] in _ = self?.sockets.withLock { $0.removeValue(forKey: id) } }
+        session.onEnd { [weak self] in _ = self?.sockets.withLock { $0.open.removeValue(forKey: id) } }
         writer.switchProtocols(head: WebSocketHandshake.switchingHead(key: key, subprotocol: subprotocol), to: session)
     }
 
     /// Why a handshake is refused before any handler sees it: the server has as many sockets open
     /// as its limits take.
     func socketRefusal() -> String? {
-        let open = sockets.withLock { $0.count }
-        guard open >= limits.maxWebSockets else { return nil }
+        Self.refusal(open: sockets.withLock { $0.open.count }, limit: limits.maxWebSockets)
+    }
+
+    private static func refusal(open: Int, limit: Int) -> String? {
+        guard open >= limit else { return nil }
         return "MockServer: \(open) WebSockets are open, as many as HTTPServerLimits.maxWebSockets takes."
     }
 
@@ -59,7 +73,11 @@ extension RegistryResponder {
     /// The server stops: each socket's client has `grace` seconds to close it, then a socket still
     /// open fails the test and is closed with 1001 (going away).
     func closeSockets(grace: TimeInterval) {
-        for socket in sockets.withLock({ Array($0.values) }) {
+        let open = sockets.withLock { sockets in
+            sockets.stopped = true
+            return Array(sockets.open.values)
+        }
+        for socket in open {
             socket.serverStopping(grace: grace)
         }
     }

@@ -53,8 +53,9 @@ final class RegistryResponder: HTTPResponder {
 
     /// What the server takes from its clients (the WebSockets' limits).
     let limits: HTTPServerLimits
-    /// The WebSockets open on this server.
-    let sockets = Locked<[ObjectIdentifier: MockWebSocket]>([:])
+    /// The WebSockets open on this server, each counted and booked before its `101` is written, and
+    /// whether the server stopped (it takes no more).
+    let sockets = Locked<(open: [ObjectIdentifier: MockWebSocket], stopped: Bool)>(([:], false))
 
     init(registry: MockRegistry, origins: [ServedOrigin], secret: String, limits: HTTPServerLimits) {
         self.registry = registry
@@ -207,7 +208,7 @@ final class RegistryResponder: HTTPResponder {
         return ["127.0.0.1", "localhost"].contains(host) && port == own.port
     }
 
-    private static let textFields: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]
+    static let textFields: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]
 
     /// A redirect's `Location` on an origin the server answers as, moved to the server itself: a
     /// client that follows it comes back here, to the same handlers, instead of going to the real

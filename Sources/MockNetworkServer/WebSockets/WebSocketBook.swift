@@ -154,9 +154,14 @@ final class WebSocketBook: SwitchedExchanges, StopsWithTest {
 
     func socketOpened(_ socket: MockWebSocket, on registry: MockRegistry) {
         // Asked at the end of the test that owns the registry (again after each test, as a registry
-        // may serve several in turn), before a test that awaits the socket can end.
+        // may serve several in turn), before a test that awaits the socket can end. Booked before the
+        // `101` is written: a test's end or a stop that comes after it sees the socket.
         registry.stopWithTest(self)
         all.withLock { $0.append(socket) }
+    }
+
+    /// `socket`'s connection switched (its `101` is on its way): the test may take it and send.
+    func socketSwitched(_ socket: MockWebSocket) {
         opened.append(socket)
     }
 
