@@ -12,8 +12,11 @@ final class AsyncQueue<Value: Sendable>: Sendable {
     }
 
     private struct State {
-        var values: [Value] = []
+        /// The values, the taken ones `nil` (so what they hold is freed at once) until compacted.
+        var values: [Value?] = []
         var head = 0
+        /// The bytes of the values waiting, as `weight` counts them.
+        var bytes = 0
         var finished = false
         var waiters: [Waiter] = []
         var nextID = 0
@@ -22,10 +25,17 @@ final class AsyncQueue<Value: Sendable>: Sendable {
     private let state = Locked(State())
     /// The most values kept waiting: past it, the oldest is dropped (`nil`: no limit).
     private let limit: Int?
+    /// The most bytes kept waiting, as `weight` counts a value's: past it, the oldest are dropped,
+    /// though never the latest.
+    private let byteLimit: Int
+    private let weight: (@Sendable (Value) -> Int)?
 
-    /// An empty queue that keeps at most `limit` values waiting.
-    init(limit: Int? = nil) {
+    /// An empty queue that keeps at most `limit` values waiting, and at most `byteLimit` bytes of them
+    /// as `weight` counts them.
+    init(limit: Int? = nil, byteLimit: Int = .max, weight: (@Sendable (Value) -> Int)? = nil) {
         self.limit = limit
+        self.byteLimit = byteLimit
+        self.weight = weight
     }
 
     /// Adds `value`: the oldest waiter takes it, else it waits for a take. Nothing after `finish`.
@@ -34,7 +44,9 @@ final class AsyncQueue<Value: Sendable>: Sendable {
             guard !state.finished else { return nil }
             guard !state.waiters.isEmpty else {
                 state.values.append(value)
-                if let limit, state.values.count - state.head > limit { take(&state) }
+                state.bytes += weight?(value) ?? 0
+                if let limit, state.values.count - state.head > limit { _ = take(&state) }
+                while state.bytes > byteLimit, state.values.count - state.head > 1 { _ = take(&state) }
                 return nil
             }
             return state.waiters.removeFirst()
@@ -55,14 +67,17 @@ final class AsyncQueue<Value: Sendable>: Sendable {
     /// Takes the first waiting value `matches` accepts, if any, wherever it waits.
     func remove(where matches: (Value) -> Bool) -> Value? {
         state.withLock { state -> Value? in
-            guard let index = state.values[state.head...].firstIndex(where: matches) else { return nil }
-            return state.values.remove(at: index)
+            guard let index = state.values[state.head...].firstIndex(where: { $0.map(matches) ?? false }),
+                let value = state.values.remove(at: index)
+            else { return nil }
+            state.bytes -= weight?(value) ?? 0
+            return value
         }
     }
 
     /// The values not taken yet.
     var waiting: [Value] {
-        state.withLock { Array($0.values[$0.head...]) }
+        state.withLock { $0.values[$0.head...].compactMap { $0 } }
     }
 
     /// The next value, at once when one waits; else the next to come, within `timeout` seconds
@@ -76,10 +91,7 @@ final class AsyncQueue<Value: Sendable>: Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value?, any Error>) in
                 let immediate = state.withLock { state -> Result<Value?, any Error>? in
-                    if state.head < state.values.count {
-                        defer { take(&state) }
-                        return .success(state.values[state.head])
-                    }
+                    if state.head < state.values.count { return .success(take(&state)) }
                     if state.finished { return .success(nil) }
                     if Task.isCancelled { return .failure(CancellationError()) }
                     state.waiters.append(Waiter(id: id, continuation: continuation))
@@ -107,7 +119,16 @@ final class AsyncQueue<Value: Sendable>: Sendable {
         waiter?.continuation.resume(throwing: error)
     }
 
-    private func take(_ state: inout State) {
+    /// Takes the first value waiting (there is one).
+    private func take(_ state: inout State) -> Value? {
+        let value = state.values[state.head]
+        state.values[state.head] = nil
+        if let value { state.bytes -= weight?(value) ?? 0 }
+        defer { compact(&state) }
+        return value
+    }
+
+    private func compact(_ state: inout State) {
         state.head += 1
         if state.head == state.values.count {
             state.values.removeAll(keepingCapacity: true)

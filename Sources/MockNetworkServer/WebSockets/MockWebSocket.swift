@@ -35,6 +35,8 @@ public final class MockWebSocket: Sendable {
         var events: [WebSocketEvent] = []
         /// When each event happened, in the same order.
         var times: [Date] = []
+        /// The bytes of the messages in `events`.
+        var eventBytes = 0
         var clientMessages = 0
         /// Client messages a test took with `nextWebSocketMessage`, by number.
         var seenByTest: Set<Int> = []
@@ -48,11 +50,20 @@ public final class MockWebSocket: Sendable {
         mutating func append(_ event: WebSocketEvent) {
             events.append(event)
             times.append(Date())
-            if events.count > MockWebSocket.eventLimit + MockWebSocket.eventLimit / 10 {
-                // The latest only, dropped in steps: a socket's log stays bounded however long it runs.
-                events.removeFirst(events.count - MockWebSocket.eventLimit)
-                times.removeFirst(times.count - MockWebSocket.eventLimit)
+            eventBytes += event.messageBytes
+            var drop = max(0, events.count - MockWebSocket.eventLimit)
+            if drop < MockWebSocket.eventLimit / 10 { drop = 0 }
+            // The latest only, dropped in steps: a socket's log stays bounded in events and in bytes,
+            // however long it runs and however large its messages (the latest event stays).
+            var bytes = eventBytes - events[..<drop].reduce(0) { $0 + $1.messageBytes }
+            while bytes > MockWebSocket.eventByteLimit, drop < events.count - 1 {
+                bytes -= events[drop].messageBytes
+                drop += 1
             }
+            guard drop > 0 else { return }
+            events.removeFirst(drop)
+            times.removeFirst(drop)
+            eventBytes = bytes
         }
     }
 
@@ -60,6 +71,8 @@ public final class MockWebSocket: Sendable {
     static let inboxCapacity = 1 << 20
     /// The most events a socket keeps (the latest): a registry's log keeps 10,000 requests too.
     static let eventLimit = 10_000
+    /// The most bytes of messages a socket's events keep (the latest, and always the last event).
+    static let eventByteLimit = 4 << 20
 
     /// What names this socket's handshake in the registry's log (the answer's route field).
     let handshakeID: String
@@ -116,7 +129,7 @@ public final class MockWebSocket: Sendable {
     private func taken(_ message: WebSocketMessage) {
         let resume = state.withLock { state -> Bool in
             let wasFull = state.inboxBytes >= Self.inboxCapacity
-            state.inboxBytes -= message.data.count
+            state.inboxBytes -= message.byteCount
             return wasFull && state.inboxBytes < Self.inboxCapacity
         }
         if resume { session.channel.resumeReading() }
@@ -293,7 +306,7 @@ public final class MockWebSocket: Sendable {
         let number = state.withLock { state -> Int in
             state.append(.received(message))
             state.clientMessages += 1
-            if route.script == nil { state.inboxBytes += message.data.count }
+            if route.script == nil { state.inboxBytes += message.byteCount }
             return state.clientMessages
         }
         if let script = route.script {
@@ -416,6 +429,14 @@ public enum WebSocketEvent: Sendable, Equatable, CustomStringConvertible {
         case client
         /// The server: a handler's or the test's close, a drop, or a protocol failure.
         case server
+    }
+
+    /// The bytes of the message this event carries (0 for a close).
+    var messageBytes: Int {
+        switch self {
+        case .received(let message), .sent(let message): message.byteCount
+        case .closed: 0
+        }
     }
 
     /// The client sent this message.

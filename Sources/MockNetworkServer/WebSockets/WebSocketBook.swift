@@ -92,8 +92,10 @@ final class WebSocketBook: SwitchedExchanges, StopsWithTest {
     private let all = Locked<[MockWebSocket]>([])
     /// The sockets `nextWebSocket` has not returned yet.
     let opened = AsyncQueue<MockWebSocket>()
-    /// The client messages `nextWebSocketMessage` has not returned yet (the latest 10,000).
-    let messages = AsyncQueue<(socket: MockWebSocket, number: Int, message: WebSocketMessage)>(limit: 10_000)
+    /// The client messages `nextWebSocketMessage` has not returned yet (the latest 10,000, and of them
+    /// the latest 4 MiB, though always the latest message).
+    let messages = AsyncQueue<(socket: MockWebSocket, number: Int, message: WebSocketMessage)>(
+        limit: 10_000, byteLimit: 4 << 20, weight: { $0.message.byteCount })
     /// Serializes the making of books (a `Locked` of some size: see its note on empty values).
     private static let making = Locked(0)
 

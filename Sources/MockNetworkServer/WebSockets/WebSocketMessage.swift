@@ -35,6 +35,14 @@ public enum WebSocketMessage: Sendable, Hashable, ExpressibleByStringLiteral, Cu
         }
     }
 
+    /// How many bytes ``data`` has, without making it.
+    var byteCount: Int {
+        switch self {
+        case .text(let text): text.utf8.count
+        case .data(let data): data.count
+        }
+    }
+
     /// `"hello"` for text (shortened past 300 characters), `<12 bytes>` for binary.
     public var description: String {
         switch self {
