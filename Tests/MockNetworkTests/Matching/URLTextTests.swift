@@ -34,7 +34,7 @@ import Testing
     @Test(arguments: cases.indices)
     func theEncodedTextIsAURLWithNothingLeftToEncode(_ index: Int) throws {
         let encoded = URLText.encodingInvalidCharacters(Self.cases[index].text)
-        if #available(macOS 14, iOS 17, tvOS 17, visionOS 1, *) {
+        if #available(macOS 14, iOS 17, tvOS 17, *) {
             #expect(URL(string: encoded, encodingInvalidCharacters: false) != nil, "\(encoded)")
         }
         #expect(URLText.encodingInvalidCharacters(encoded) == encoded, "encoding twice changes nothing")
