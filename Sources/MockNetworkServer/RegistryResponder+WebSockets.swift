@@ -70,13 +70,15 @@ extension RegistryResponder {
         return prefix
     }
 
-    /// The server stops: each socket's client has `grace` seconds to close it, then a socket still
-    /// open fails the test and is closed with 1001 (going away).
+    /// The server stops: the client's messages nothing read on sockets that closed fail the test; each
+    /// open socket's client has `grace` seconds to close it, then a socket still open fails the test
+    /// and is closed with 1001 (going away).
     func closeSockets(grace: TimeInterval) {
         let open = sockets.withLock { sockets in
             sockets.stopped = true
             return Array(sockets.open.values)
         }
+        WebSocketBook.existing(registry)?.reportUnread()
         for socket in open {
             socket.serverStopping(grace: grace)
         }

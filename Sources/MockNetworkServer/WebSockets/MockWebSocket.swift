@@ -46,6 +46,8 @@ public final class MockWebSocket: Sendable {
         var open = true
         /// A failure for a socket left open was recorded.
         var reportedOpen = false
+        /// A failure for the client's messages nothing read was recorded.
+        var reportedUnread = false
 
         mutating func append(_ event: WebSocketEvent) {
             events.append(event)
@@ -364,25 +366,35 @@ public final class MockWebSocket: Sendable {
                 + "socket with \(code).")
     }
 
-    /// The connection closed: the handler's messages end, and messages nobody read fail the test.
+    /// The connection closed: the handler's messages end. What nobody read is told at the end of the
+    /// test (``reportUnread()``): a test may still read the client's last messages after the close.
     func connectionEnded() {
-        let unread = state.withLock { state -> [WebSocketMessage] in
+        state.withLock { state in
             state.open = false
             if state.clientClose == nil, state.serverClose == nil {
                 // Gone with no close frame either way: the client's connection ended (1006).
                 state.append(.closed(by: .client, code: .abnormal, reason: ""))
             }
-            return inbox.waiting.filter { !state.seenByTest.contains($0.number) }.map(\.message)
         }
         inbox.finish()
-        if !unread.isEmpty, route.script == nil {
-            let shown = unread.prefix(3).map(\.description).joined(separator: ", ")
-            route.fail(
-                "the client sent \(unread.count) message\(unread.count == 1 ? "" : "s") on \(url.absoluteString) "
-                    + "that nothing read before the socket closed: \(shown)\(unread.count > 3 ? ", …" : ""). Read "
-                    + "them in the handler (socket.messages, socket.receive()), or await them in the test "
-                    + "(nextWebSocketMessage).")
+    }
+
+    /// Fails the test, once, for the client's messages that neither the handler nor the test read, on
+    /// a socket that has closed: at the end of the test, or when its server stops.
+    func reportUnread() {
+        guard route.script == nil else { return }
+        let unread = state.withLock { state -> [WebSocketMessage] in
+            guard !state.open, !state.reportedUnread else { return [] }
+            state.reportedUnread = true
+            return inbox.waiting.filter { !state.seenByTest.contains($0.number) }.map(\.message)
         }
+        guard !unread.isEmpty else { return }
+        let shown = unread.prefix(3).map(\.description).joined(separator: ", ")
+        route.fail(
+            "the client sent \(unread.count) message\(unread.count == 1 ? "" : "s") on \(url.absoluteString) "
+                + "that nothing read before the test ended: \(shown)\(unread.count > 3 ? ", …" : ""). Read "
+                + "them in the handler (socket.messages, socket.receive()), or await them in the test "
+                + "(nextWebSocketMessage).")
     }
 
     static func seconds(_ duration: Duration) -> TimeInterval {

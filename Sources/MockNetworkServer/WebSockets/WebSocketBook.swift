@@ -174,23 +174,29 @@ final class WebSocketBook: SwitchedExchanges, StopsWithTest {
 
     /// Sockets left open: each whose connection has not closed gets ``MockServer/socketGrace`` to
     /// close (its client's close on its way), then one still open fails the test at its
-    /// registration (recorded in the registry, so nothing is returned). Blocks the calling thread.
+    /// registration (recorded in the registry, so nothing is returned), and so do the client's
+    /// messages nothing read on the sockets that closed. Blocks the calling thread.
     func failuresAtEndOfTest() -> [MockFailure] {
         let open = sockets.filter { !$0.hasEnded }
-        guard !open.isEmpty else { return [] }
         let deadline = DispatchTime.now() + MockServer.socketGrace
         for socket in open { socket.session.waitForEnd(until: deadline) }
         for socket in open where socket.isOpen { socket.reportOpen() }
+        reportUnread()
         return []
+    }
+
+    /// The client's messages nothing read, on each socket that has closed.
+    func reportUnread() {
+        for socket in sockets { socket.reportUnread() }
     }
 
     /// As ``failuresAtEndOfTest()``, holding no thread.
     func awaitFailuresAtEndOfTest() async -> [MockFailure] {
         let open = sockets.filter { !$0.hasEnded }
-        guard !open.isEmpty else { return [] }
         let deadline = DispatchTime.now() + MockServer.socketGrace
         for socket in open { await socket.session.awaitEnd(until: deadline) }
         for socket in open where socket.isOpen { socket.reportOpen() }
+        reportUnread()
         return []
     }
 
