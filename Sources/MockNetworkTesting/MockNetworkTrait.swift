@@ -137,10 +137,10 @@
                     }
                 } catch {
                     failed.set()
-                    await Self.end(registry, processWide, fallback: fallback, test: test, failed: failed)
+                    await Self.end(registry, processWide, fallback: fallback, test: test, testCase: testCase, failed: failed)
                     throw error
                 }
-                await Self.end(registry, processWide, fallback: fallback, test: test, failed: failed)
+                await Self.end(registry, processWide, fallback: fallback, test: test, testCase: testCase, failed: failed)
             }
         }
 
@@ -188,7 +188,7 @@
         /// A failed test's report gets its traffic (`attachesTrafficOnFailure`); a passing one's never.
         private static func end(
             _ registry: MockRegistry, _ processWide: ProcessWideUse, fallback: MockNetwork.SourceLocation,
-            test: Test, failed: FailureFlag
+            test: Test, testCase: Test.Case?, failed: FailureFlag
         ) async {
             let fail = { (failure: MockFailure) in
                 #if !compiler(>=6.2)
@@ -198,7 +198,10 @@
             }
             await Lifecycle.end(registry, through: fail) {
                 #if Archives
-                    if failed.isSet { TrafficAttachment.attach(registry, testName: test.name, at: test.sourceLocation) }
+                    if failed.isSet {
+                        TrafficAttachment.attach(
+                            registry, testName: TrafficAttachment.testName(test, testCase), at: test.sourceLocation)
+                    }
                 #endif
             }
             guard processWide.used else { return }

@@ -44,7 +44,7 @@
         #endif
 
         /// `testName` as a file name: `traffic-` and its letters, digits, `.`, `-` and `_`, the rest as `_`.
-        static func fileName(for testName: String) -> String {
+        package static func fileName(for testName: String) -> String {
             let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-_")
             let name = String(testName.map { allowed.contains($0) ? $0 : "_" }).trimmingCharacters(in: ["_"])
             return "traffic-\(name.isEmpty ? "test" : name).har"
@@ -57,6 +57,19 @@
         }
 
         #if canImport(Testing)
+            /// The name a Swift Testing test's traffic goes by: its suites and function
+            /// (`FeedTests.showsPrices`), and for a case of a parameterized test its arguments too
+            /// (`FeedTests.showsPrices.eur`), so that no two tests or cases share a file.
+            package static func testName(_ test: Test, _ testCase: Test.Case?) -> String {
+                // A function's name without its argument labels: `showsPrices(_:)` is `showsPrices`.
+                var parts = test.id.nameComponents.map { String($0.prefix { $0 != "(" }) }
+                if parts.isEmpty { parts = [test.name] }
+                if let testCase, testCase.isParameterized {
+                    parts.append(ArchiveNames.arguments(of: testCase).map(ArchiveNames.fileName(describing:)) ?? "case")
+                }
+                return parts.joined(separator: ".")
+            }
+
             /// Attaches `registry`'s traffic to the running Swift Testing test; the note that names its
             /// file (on Linux) is a warning at `location`, the test's.
             static func attach(_ registry: MockRegistry, testName: String, at location: Testing.SourceLocation) {

@@ -49,7 +49,7 @@
             @Test func onLinuxAFailingTestsTrafficIsAlsoAFileAWarningNames() async throws {
                 let test = try #require(Test.current)
                 let file = TrafficAttachment.linuxFolder.appendingPathComponent(
-                    "traffic-onLinuxAFailingTestsTrafficIsAlsoAFileAWarningNames.har")
+                    "traffic-TrafficAttachmentTraitTests.onLinuxAFailingTestsTrafficIsAlsoAFileAWarningNames.har")
                 try? FileManager.default.removeItem(at: file)
                 let warnings = Shared<[String]>([])
                 let places = Shared<[Testing.SourceLocation?]>([])
@@ -83,13 +83,33 @@
                 #expect(Bool(false), "the test's own check fails")
             }
             #expect(issues == 1)
-            let name = "traffic-aTestThatFailsAnExpectationGetsItsTrafficAttached.har"
+            let name = "traffic-TrafficAttachmentTraitTests.aTestThatFailsAnExpectationGetsItsTrafficAttached.har"
             #expect(Array(attached.keys) == [name])
             let entries = attached[name]?.entries ?? []
             #expect(entries.map(\.request.url) == ["https://api.example.com/user"])
             #expect(entries.map(\.response.status) == [200])
             // Masked, not dropped.
             #expect(entries.first?.request.headers.first { $0.name == "Authorization" }?.value == "REDACTED")
+        }
+
+        /// Each case of a parameterized test, and a test of the same name in another suite, has a traffic
+        /// file of its own: named from the suites, the function and the case's arguments (all eight cases,
+        /// and the other suite's test, once named one file, which held one case).
+        @Test(arguments: ["eur", "usd", "gbp", "chf", "jpy", "cad", "aud", "nzd"])
+        func casesHaveTrafficFilesOfTheirOwn(_ currency: String) throws {
+            let test = try #require(Test.current)
+            let name = TrafficAttachment.testName(test, Test.Case.current)
+            #expect(name == "TrafficAttachmentTraitTests.casesHaveTrafficFilesOfTheirOwn.\(currency)")
+            #expect(TrafficAttachment.fileName(for: name) == "traffic-\(name).har")
+        }
+
+        @Suite struct Elsewhere {
+            @Test func casesHaveTrafficFilesOfTheirOwn() throws {
+                let test = try #require(Test.current)
+                #expect(
+                    TrafficAttachment.testName(test, Test.Case.current)
+                        == "TrafficAttachmentTraitTests.Elsewhere.casesHaveTrafficFilesOfTheirOwn")
+            }
         }
 
         @Test func aFailureMockNetworkReportsAttachesTheTraffic() async throws {
