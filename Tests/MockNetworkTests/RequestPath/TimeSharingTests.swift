@@ -160,12 +160,12 @@ extension TimingSensitive {
             return (fired.ended, ContinuousClock.now - start, peak.current, blocking.current.most)
         }
 
-        /// 300 such requests all answered within 10 s, no more handlers blocking at once than a
-        /// registry's share of threads (32; before, 255 blocked at once and the process stopped), and
-        /// the process below Dispatch's ~255 threads meanwhile (counted in each handler, on Linux; the
-        /// count includes threads idle since earlier tests, so it is a loose bound).
+        /// 300 such requests all answered within 10 s, and no more handlers blocking at once than a
+        /// registry's share of threads (32; before, 255 blocked at once, every one of Dispatch's threads,
+        /// and the process stopped). Handlers run on threads of MockNetwork's own, which Dispatch's limit
+        /// does not count, so the process's thread count is no longer the measure.
         @Test func blockingAsyncHandlersAreBoundedAndCannotDeadlock() async throws {
-            let (outcomes, elapsed, peak, mostBlocking) = try await Self.blockingAsyncHandlers(
+            let (outcomes, elapsed, _, mostBlocking) = try await Self.blockingAsyncHandlers(
                 count: 300, watchdog: 30)
             let answered = outcomes.filter { $0.status == 200 && $0.text == "from B" }.count
             #expect(
@@ -174,10 +174,6 @@ extension TimingSensitive {
                 \(answered) of 300 answered in \(elapsed.milliseconds); the first failure: \
                 \(outcomes.first { $0.status != 200 }?.error ?? "none")
                 """)
-            #if os(Linux)
-                let threads = try #require(peak)
-                #expect(threads < 250, "the process had \(threads) threads while 300 async handlers blocked theirs")
-            #endif
             #expect(mostBlocking <= 32, "\(mostBlocking) handlers of one registry blocked their threads at once")
         }
 

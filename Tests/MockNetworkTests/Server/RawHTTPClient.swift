@@ -73,6 +73,9 @@ final class RawHTTPClient: @unchecked Sendable {
         guard connected == 0 else {
             let code = errno
             _ = Foundation.close(fd)
+            // The object is whole, so `deinit` runs after the throw: it must not close the number again,
+            // which another socket may have by then.
+            isClosed = true
             throw Failure(description: "connect to 127.0.0.1:\(port): errno \(code)")
         }
     }
