@@ -80,14 +80,49 @@
         /// Reports what this test's registry, and the process-wide `MockURLProtocol.registry`,
         /// noticed as failures of this test, at the registration they concern when there is one;
         /// when the test failed, attaches its traffic (`MockRegistry.attachesTrafficOnFailure`);
-        /// then empties both.
+        /// stops what stops with the test (a server serving the registry); then empties the
+        /// process-wide registry. This test's own is emptied once the test has run (`invokeTest()`),
+        /// after what the test left running has had its say.
         override open func tearDown() {
-            let fallback =
-                mocks.firstRegistration ?? MockNetwork.SourceLocation(fileID: #fileID, filePath: #filePath, line: #line)
-            let fail = { (failure: MockFailure) in
-                Reporter.fail(failure.message, at: failure.location, in: self, fallback: fallback)
+            report(mocks.settledFailures())
+            // A server serving the registry stops with the test's end, as the test's own code expects.
+            mocks.stopWhatStopsWithTest()
+            // XCTest runs one test at a time, so whatever the process-wide registry holds is this test's.
+            Lifecycle.endProcessWide(reset: true, through: fail)
+            super.tearDown()
+        }
+
+        /// Runs the test with a witness that every task it makes copies, then, while such a task is
+        /// still running, waits (at most 0.5 s) for its request, and reports what it brought as failures
+        /// of this test: a `Task` the test did not await belongs to it, not to the next test. Then the
+        /// registry is emptied, and a request made after that fails at once (the next test cannot fail
+        /// for it). A traffic file written for a test that passed after all (its failures were expected)
+        /// is removed.
+        override open func invokeTest() {
+            let gone = Flag()
+            let relay = Locked<MockRegistry?>(nil)
+            // Made in the call: no reference of this function's keeps the witness alive after it.
+            TaskWitness.$current.withValue(TaskWitness(gone: gone) { relay.withLock { $0 }?.noteChange() }) {
+                super.invokeTest()
             }
-            let failures = mocks.settledFailures()
+            guard let registry = current else { return }
+            relay.withLock { $0 = registry }
+            if !gone.isSet {
+                let made = registry.requestsMade
+                registry.waitForChange(until: .now() + 0.5) { gone.isSet || registry.requestsMade > made }
+            }
+            // What such tasks brought since `tearDown` (a request made just before it, or during the wait).
+            let late = registry.failuresSinceEnd()
+            if !late.isEmpty { report(late) }
+            Lifecycle.cancelAndReset(registry)
+            registry.testEnded(name)
+            #if Archives && canImport(FoundationNetworking)
+                if testRun?.totalFailureCount == 0 { TrafficAttachment.removeEarlierFile(of: self) }
+            #endif
+        }
+
+        /// Reports `failures` as this test's; when the test failed, attaches its traffic first.
+        private func report(_ failures: [MockFailure]) {
             // A failed test's report gets its traffic (`attachesTrafficOnFailure`); a passing one's never.
             // On Linux the note naming the file goes into MockNetwork's first failure, or the log.
             var note: String?
@@ -102,10 +137,13 @@
             #endif
             for failure in Lifecycle.withNote(note, failures) { fail(failure) }
             if failures.isEmpty, let note { print(note) }
-            Lifecycle.cancelAndReset(mocks)
-            // XCTest runs one test at a time, so whatever the process-wide registry holds is this test's.
-            Lifecycle.endProcessWide(reset: true, through: fail)
-            super.tearDown()
+        }
+
+        /// Fails this test with `failure`, at its registration when it has one, else at the first.
+        private func fail(_ failure: MockFailure) {
+            let fallback =
+                mocks.firstRegistration ?? MockNetwork.SourceLocation(fileID: #fileID, filePath: #filePath, line: #line)
+            Reporter.fail(failure.message, at: failure.location, in: self, fallback: fallback)
         }
     }
 #endif

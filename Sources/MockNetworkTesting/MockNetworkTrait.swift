@@ -132,7 +132,9 @@
                             registry.handlerRunner = runner
                             defer { runner.finish() }
                             // A `Task` the test made and did not await may not have made its request yet.
-                            try await Lifecycle.awaitingTasksLeftRunning(in: registry) { try await function() }
+                            try await Lifecycle.awaitingTasksLeftRunning(in: registry, runner: runner) {
+                                try await function()
+                            }
                         }
                     }
                 } catch {
@@ -204,6 +206,7 @@
                     }
                 #endif
             }
+            registry.testEnded(test.id.nameComponents.joined(separator: "."))
             guard processWide.used else { return }
             // Shared by every test in the process: its failures are reported, its handlers kept.
             Lifecycle.endProcessWide(reset: false, through: fail)

@@ -100,24 +100,36 @@ extension MockRegistry {
                         location: route.location))
                 state.routes[route.id]?.expectedCalls = nil
             }
-            var pending = open.map {
-                MockRegistry.shortened("\(RecordedRequest.method(of: $0)) \($0.url?.absoluteString ?? "")")
-            }
-            .sorted()
-            for request in held {
-                if let index = pending.firstIndex(of: request) { pending.remove(at: index) }
-            }
-            if !pending.isEmpty {
-                out.append(
-                    MockFailure(
-                        message:
-                            "MockNetwork: \(pending.count) request\(pending.count == 1 ? " was" : "s were") still in "
-                            + "flight when the test ended: \(pending.joined(separator: ", ")). Await every request "
-                            + "(or cancel it) before the test returns; delayed responses keep a request open.",
-                        location: nil))
-            }
+            if let inFlight = Self.inFlightFailure(open, besides: held) { out.append(inFlight) }
             return out
         }
+    }
+
+    /// The failure for `open` requests still in flight at the end of a test (those a gate holds,
+    /// `held`, are reported as held), or `nil` when there are none.
+    private static func inFlightFailure(_ open: [URLRequest], besides held: [String]) -> MockFailure? {
+        var pending = open.map {
+            MockRegistry.shortened("\(RecordedRequest.method(of: $0)) \($0.url?.absoluteString ?? "")")
+        }
+        .sorted()
+        for request in held {
+            if let index = pending.firstIndex(of: request) { pending.remove(at: index) }
+        }
+        guard !pending.isEmpty else { return nil }
+        return MockFailure(
+            message: "MockNetwork: \(pending.count) request\(pending.count == 1 ? " was" : "s were") still in "
+                + "flight when the test ended: \(pending.joined(separator: ", ")). Await every request "
+                + "(or cancel it) before the test returns; delayed responses and bodies still arriving "
+                + "keep a request open.",
+            location: nil)
+    }
+
+    /// What tasks the test left running brought after its end was reported: it waits, bounded, for the
+    /// requests open now (see ``settle()``), then takes what was noticed (an unmatched request, say).
+    /// The end's checks (expected calls, handlers never called, requests in flight) are not made again.
+    package func failuresSinceEnd() -> [MockFailure] {
+        _ = settle()
+        return takeFailures()
     }
 
     /// Where the first handler still registered was registered: a place in the test's own file.
@@ -145,6 +157,18 @@ extension MockRegistry {
         _ work: @escaping @Sendable () async -> Void, started: @escaping @Sendable (Task<Void, Never>) -> Void
     ) {
         core.runAsyncUserCode(work, started: started)
+    }
+
+    /// The test that owns this registry, `test`, has ended: a request made from now on fails at once
+    /// (and says so in the log), as nothing can fail that test any more, and the next must not.
+    package func testEnded(_ test: String) {
+        core.endedTestName.withLock { $0 = test }
+    }
+
+    /// Ends what is still in flight when the test that owns this registry ends (a delayed answer, a
+    /// body still arriving), on any session: nothing of the test's goes on into the next.
+    package func endRequestsInFlight() {
+        core.endInFlight(with: MockURLProtocol.testEndedError)
     }
 
     package func record(_ failure: MockFailure) {

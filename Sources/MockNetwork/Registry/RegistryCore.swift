@@ -23,6 +23,10 @@ extension MockRegistry {
         let settings = Locked<[ObjectIdentifier: any Sendable]>([:])
         /// What stops when the test that owns the registry ends (``MockRegistry/stopWithTest(_:)``).
         let stopsWithTest = Locked<[WeakStopping]>([])
+        /// The name of the test that owned the registry, once it ended: later requests are late.
+        let endedTestName = Locked<String?>(nil)
+
+        var endedTest: String? { endedTestName.withLock { $0 } }
 
         init(protocolClass: URLProtocol.Type, unmatched: Unmatched, requestLogLimit: Int) {
             self.protocolClass = protocolClass
@@ -52,7 +56,7 @@ extension MockRegistry {
         /// over for its client though it has not ended here (see ``InFlight/isOver``).
         func began(
             _ id: Int, _ request: URLRequest, task: URLSessionTask?, isOver: (@Sendable () -> Bool)? = nil,
-            release: @escaping @Sendable () -> Void
+            release: @escaping @Sendable (URLError) -> Void
         ) {
             let taskID = task.map(ObjectIdentifier.init)
             let waiters = state.withLock { state in
@@ -115,7 +119,12 @@ extension MockRegistry {
 
         /// Fails every request still waiting for an answer: the registry and its session are gone.
         func releaseWaiting() {
-            for request in state.withLock({ Array($0.inFlight.values) }) { request.release() }
+            endInFlight(with: MockURLProtocol.releasedError)
+        }
+
+        /// Ends every request still in flight with `error`: its answer, or what is left of its body.
+        func endInFlight(with error: URLError) {
+            for request in state.withLock({ Array($0.inFlight.values) }) { request.release(error) }
         }
 
         // MARK: Where handlers run
@@ -159,8 +168,9 @@ extension MockRegistry {
         let request: URLRequest
         /// The task it belongs to, to tell it from tasks that have not reached MockNetwork yet.
         let taskID: ObjectIdentifier?
-        /// Fails the request at once with "registry was released".
-        let release: @Sendable () -> Void
+        /// Ends the request at once with the error given ("registry was released", "the test ended"):
+        /// its answer, or what is left of a streamed body.
+        let release: @Sendable (URLError) -> Void
         /// For a request another door serves: whether it is over for its client, seen now (its client
         /// has all of its answer, or hung up, which ends it), though its end has not reached the
         /// registry yet. The end of a test counts such a request as ended.

@@ -69,6 +69,16 @@ extension MockRegistry {
         }
     }
 
+    /// As ``awaitChange(until:where:)``, blocking the calling thread (XCTest's, at the end of a test).
+    package func waitForChange(until: DispatchTime, where isOver: @Sendable () -> Bool) {
+        while DispatchTime.now() < until {
+            let waiter = ChangeWaiter()
+            core.whenChanged(waiter)
+            if isOver() { return }
+            waiter.wait(until: until)
+        }
+    }
+
     /// The sessions to ask for their running tasks: none on Linux, where a task's protocol is made
     /// in `resume()` and so counts from there.
     private var sessionsToAsk: [URLSession] {

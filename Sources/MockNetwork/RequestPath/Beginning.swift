@@ -13,6 +13,10 @@ extension MockURLProtocol {
             finishNow(MockRegistry.Answer(result: .failure(Self.releasedError)))
             return
         }
+        if let test = registry.endedTest {
+            finishNow(MockRegistry.Answer(result: .failure(Self.lateError(request, test: test))))
+            return
+        }
         #if canImport(FoundationNetworking)
             if task is URLSessionDownloadTask {
                 let error = MockNetworkError.downloadUnsupported(request.url?.absoluteString ?? "")
@@ -58,9 +62,7 @@ extension MockURLProtocol {
 
         // In flight from here until delivered or cancelled.
         let this = WeakProtocol(self)
-        registry.began(id, request, task: task) {
-            this.value?.wake(with: MockRegistry.Answer(result: .failure(Self.releasedError)))
-        }
+        registry.began(id, request, task: task) { error in this.value?.end(with: error) }
         let timeout = Timeouts.timeout(of: request, configuration: configuration)
         let resourceTimeout = Timeouts.resourceTimeout(of: configuration)
         exchange.withLock { exchange in
@@ -95,6 +97,32 @@ extension MockURLProtocol {
         exchange.withLock { $0.phase = .done }
         deliver(answer)
     }
+
+    /// Ends the request with `error`: its answer if none was delivered yet, else what is left of its
+    /// streamed body.
+    func end(with error: URLError) {
+        if !cutStream(with: error) { wake(with: MockRegistry.Answer(result: .failure(error))) }
+    }
+
+    /// What a request made after the test that owns its registry ended gets: no test can fail for it
+    /// any more (the next one must not), so the client is told, and so is the log.
+    static func lateError(_ request: URLRequest, test: String) -> URLError {
+        let message =
+            "MockNetwork: \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "") came after its test, "
+            + "\(test), ended, and was not answered. No test fails for it: await the work that makes it (or cancel "
+            + "it) before the test returns."
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        return URLError(.cancelled, userInfo: [NSLocalizedDescriptionKey: message])
+    }
+
+    /// What a request still open when its test ended gets (after the test was failed for it).
+    static let testEndedError = URLError(
+        .cancelled,
+        userInfo: [
+            NSLocalizedDescriptionKey: "MockNetwork: the test that owns this registry ended while this request was "
+                + "still open (its answer not delivered, or its body still arriving): the test failed for it. Await "
+                + "the request, or cancel it, before the test returns."
+        ])
 
     static let releasedError = URLError(
         .resourceUnavailable,

@@ -47,8 +47,11 @@ extension MockURLProtocol {
     }
 
     func deliver(_ answer: MockRegistry.Answer) {
-        if let registry = exchange.withLock({ $0.registry }) {
-            // Out of flight before the caller can see the answer (and end its test).
+        var streams = answer.pacing != nil
+        if case .failure = answer.result { streams = false }
+        if !streams, let registry = exchange.withLock({ $0.registry }) {
+            // Out of flight before the caller can see the answer (and end its test); a streamed body
+            // stays in flight until its end (`deliverDuePieces`): a test that ends before is told so.
             registry.ended(id)
         }
         if let check = Self.clientCallCheck { check(isOnClientContext) }

@@ -53,6 +53,8 @@ struct Exchange {
     var queuedSince: DispatchTime?
     /// The pending wake-up of a delay, or of a stream's next piece.
     var delay: DispatchWorkItem?
+    /// The error a streaming body ends with at its next turn, instead of its next piece (the test ended).
+    var streamCut: (any Error)?
     /// The task an `async` handler runs in, cancelled when the request ends first.
     var handlerTask: Task<Void, Never>?
     var passthrough: URLSessionTask?

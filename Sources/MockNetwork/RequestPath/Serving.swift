@@ -198,7 +198,7 @@ package final class ServedExchange: Sendable {
         // client leaves: a test that ends before that is told so.
         core.began(
             id, chain.request, task: nil, isOver: { [weak self] in self?.isOverForClient() ?? false },
-            release: { [weak self] in self?.released() })
+            release: { [weak self] _ in self?.released() })
         // As inside `startLoading`: an answer that runs no user code right here.
         if let answer = core.answer(&chain, inline: true) {
             proceed(answer)

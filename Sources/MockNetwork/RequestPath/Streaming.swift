@@ -135,6 +135,10 @@ extension MockURLProtocol {
         for _ in 0..<Self.piecesPerTurn {
             let step: BodyStream.Step = exchange.withLock { exchange in
                 guard case .streaming(var stream) = exchange.phase, !exchange.stopped else { return .none }
+                if let cut = exchange.streamCut {
+                    exchange.phase = .done
+                    return .fail(cut)
+                }
                 let step = stream.step(now: .now())
                 switch step {
                 case .finish, .fail: exchange.phase = .done
@@ -148,9 +152,11 @@ extension MockURLProtocol {
             case .piece(let data):
                 if !data.isEmpty { client?.urlProtocol(self, didLoad: data) }
             case .finish:
+                endsInRegistry()
                 client?.urlProtocolDidFinishLoading(self)
                 return
             case .fail(let error):
+                endsInRegistry()
                 client?.urlProtocol(self, didFailWithError: SelfDescribingError.describing(error))
                 return
             case .wait(let due):
@@ -159,6 +165,24 @@ extension MockURLProtocol {
             }
         }
         wakeForPiece(at: .now())
+    }
+
+    /// The body's end is near: out of flight before the client can see it (and end its test).
+    private func endsInRegistry() {
+        exchange.withLock { $0.registry }?.ended(id)
+    }
+
+    /// Ends a body still arriving with `error`, at its next turn in the client's context; whether one
+    /// was arriving.
+    func cutStream(with error: any Error) -> Bool {
+        let cut = exchange.withLock { exchange -> Bool in
+            guard case .streaming = exchange.phase, !exchange.stopped, exchange.streamCut == nil else { return false }
+            exchange.streamCut = error
+            exchange.delay?.cancel()
+            return true
+        }
+        if cut { backToClientForPieces() }
+        return cut
     }
 
     /// How many pieces one turn in the client's context delivers at most.

@@ -18,6 +18,17 @@ package final class TestTaskRunner: HandlerRunner {
     private let continuation: AsyncStream<Job>.Continuation
     private let usesExecutor: Bool
     private let share: HandlerShare
+    /// What each handler's task runs inside while set (see ``setJobScope(_:)``).
+    private let scope = Locked<JobScope?>(nil)
+
+    /// A wrapper a handler's task runs inside.
+    package final class JobScope: Sendable {
+        let wrap: @Sendable (@Sendable () async -> Void) async -> Void
+
+        package init(_ wrap: @escaping @Sendable (@Sendable () async -> Void) async -> Void) {
+            self.wrap = wrap
+        }
+    }
 
     /// Starts the loop; call it inside the test's scope, whose task-local values handlers then see.
     /// Handlers run on `share`'s threads (the test's registry's).
@@ -55,7 +66,14 @@ package final class TestTaskRunner: HandlerRunner {
         submit(Job(work, started: started))
     }
 
+    /// Handlers submitted from now run inside `scope` (`nil`: none): the testing module binds task-local
+    /// values there that a task the handler makes copies, so the end of the test sees such a task.
+    package func setJobScope(_ scope: JobScope?) {
+        self.scope.withLock { $0 = scope }
+    }
+
     private func submit(_ job: Job) {
+        job.scope = scope.withLock { $0 }
         if case .terminated = continuation.yield(job) {
             // The test has ended: its handlers still answer, outside it.
             job.runOutside(in: share)
@@ -77,6 +95,13 @@ package final class TestTaskRunner: HandlerRunner {
         private let asyncWork: (@Sendable () async -> Void)?
         private let onStart: (@Sendable (Task<Void, Never>) -> Void)?
         private let claimed = ClaimFlag()
+        private let scopeBox = Locked<JobScope?>(nil)
+
+        /// What the work runs inside, set once before it is queued.
+        var scope: JobScope? {
+            get { scopeBox.withLock { $0 } }
+            set { scopeBox.withLock { $0 = newValue } }
+        }
 
         init(_ work: @escaping @Sendable () -> Void) {
             self.work = work
@@ -91,7 +116,9 @@ package final class TestTaskRunner: HandlerRunner {
         /// Runs the work in the task that claimed it.
         func run() async {
             guard claimed.claim() else { return }
-            if let asyncWork { await asyncWork() } else { work() }
+            let (work, asyncWork) = (work, asyncWork)
+            let body: @Sendable () async -> Void = { if let asyncWork { await asyncWork() } else { work() } }
+            if let scope { await scope.wrap(body) } else { await body() }
         }
 
         /// The task the work runs in (or may run in: another may claim it first).

@@ -37,10 +37,12 @@ package enum Lifecycle {
         cancelAndReset(registry)
     }
 
-    /// Cancels what is still in flight on the registry's session, stops what stops with the test (a
-    /// server serving the registry) and empties the registry.
+    /// Stops what stops with the test (a server serving the registry), ends what is still in flight on
+    /// any session (a body still arriving, reported already), cancels the registry's session's tasks,
+    /// and empties the registry.
     static func cancelAndReset(_ registry: MockRegistry) {
         registry.stopWhatStopsWithTest()
+        registry.endRequestsInFlight()
         registry.session.getAllTasks { tasks in
             for task in tasks { task.cancel() }
         }
@@ -87,28 +89,28 @@ final class TaskWitness: Sendable {
 }
 
 extension Lifecycle {
-    /// Runs `body` with a ``TaskWitness`` bound, then, when a task `body` made is still running (it may
-    /// not have started yet: the concurrency pool may be busy, or only one thread wide), waits until
-    /// it has made a request in `registry` or ended, or until it has surely started and made none
-    /// (below), at most `bound` seconds. Holds no thread, and costs nothing when no task was left
-    /// running.
+    /// Runs `body` with a ``TaskWitness`` bound (and handlers that `runner` runs meanwhile run with it
+    /// too), then, while a task `body` or such a handler made is still running (it may not have started
+    /// yet: the concurrency pool may be busy, or only one thread wide), waits until it has made a
+    /// request in `registry` or ended, at most `bound` seconds. Holds no thread, and costs nothing when
+    /// no task was left running.
     ///
-    /// "Surely started": a job of the lowest priority, enqueued on the pool now, has run (the pool
-    /// starts the jobs of a priority in the order they came, and higher ones first, so a task made
-    /// earlier has started: on a pool one thread wide, its first step has run), and 20 ms more, plus
-    /// five times what the pool took to start that job, have passed without a request (its first step
-    /// on another thread, even one the system preempted on a loaded machine).
-    /// So a test that leaves a long-lived task running (one that awaits a stream, say) pays about
-    /// 20 ms, not the bound.
+    /// A task left running that makes no request (one that awaits a stream that never ends, as a view
+    /// model's observer does) costs its test the bound: a task that sleeps before its request cannot be
+    /// told from it, and its request belongs to the test. On a busy machine the bound grows with how
+    /// long the concurrency pool takes to start a job (five times that, at most three times the bound in all).
     static func awaitingTasksLeftRunning<R>(
-        in registry: MockRegistry, bound: TimeInterval = 0.5, _ body: () async throws -> R
+        in registry: MockRegistry, runner: TestTaskRunner? = nil, bound: TimeInterval = 0.5,
+        _ body: () async throws -> R
     ) async throws -> R {
         let gone = Flag()
         let result: Result<R, any Error>
         do {
-            result = .success(
-                try await TaskWitness.$current.withValue(
-                    TaskWitness(gone: gone) { [weak registry] in registry?.noteChange() }, operation: body))
+            let witness = TaskWitness(gone: gone) { [weak registry] in registry?.noteChange() }
+            runner?.setJobScope(
+                TestTaskRunner.JobScope { [witness] work in await TaskWitness.$current.withValue(witness) { await work() } })
+            defer { runner?.setJobScope(nil) }
+            result = .success(try await TaskWitness.$current.withValue(witness, operation: body))
         } catch {
             result = .failure(error)
         }
@@ -119,22 +121,24 @@ extension Lifecycle {
     private static func awaitTasksLeftRunning(_ registry: MockRegistry, gone: Flag, bound: TimeInterval) async {
         guard !gone.isSet else { return }
         let made = registry.requestsMade
-        let started = Flag()
-        let wake: @Sendable () -> Void = { [weak registry] in
-            started.set()
+        let start = DispatchTime.now()
+        // The bound grows with how long the pool takes to start a job of the test's priority now: on a
+        // machine whose cores are taken (a sanitizer, other tests), a task's sleep and its first steps
+        // take longer too. Measured beside the wait (a quiet machine pays the bound and no more), and
+        // the wait ends no sooner than that job has run, at most three times the bound.
+        let until = Locked<DispatchTime?>(nil)
+        Task.detached(priority: Task.currentPriority) { [weak registry] in
+            let late = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+            until.withLock { $0 = start + bound + min(5 * late, 2 * bound) }
             registry?.noteChange()
         }
-        let enqueued = DispatchTime.now().uptimeNanoseconds
-        Task.detached(priority: .background) {
-            // The grace grows with how long the pool took to start this job: on a machine whose cores
-            // are taken (a sanitizer, other tests spinning), a task's first step takes longer too.
-            let waited = DispatchTime.now().uptimeNanoseconds - enqueued
-            let grace = 20_000_000 + 5 * waited
-            DispatchQueue.global().asyncAfter(
-                deadline: .now() + .nanoseconds(Int(min(grace, 500_000_000))), execute: wake)
+        let cap = start + 3 * bound
+        let isOver: @Sendable () -> Bool = { [weak registry] in
+            if gone.isSet || (registry?.requestsMade ?? made) > made { return true }
+            return DispatchTime.now() >= (until.withLock { $0 } ?? cap)
         }
-        await registry.awaitChange(until: .now() + bound) { [weak registry] in
-            gone.isSet || started.isSet || (registry?.requestsMade ?? made) > made
+        while !isOver(), DispatchTime.now() < cap {
+            await registry.awaitChange(until: min(until.withLock { $0 } ?? cap, cap), where: isOver)
         }
     }
 }

@@ -40,6 +40,8 @@
             package static func removeEarlierFile(of testCase: XCTestCase) {
                 try? FileManager.default.removeItem(
                     at: linuxFolder.appendingPathComponent(fileName(for: testCase.name)))
+                // MockNetwork's own folder too, once it holds nothing (`rmdir` removes only an empty one).
+                if directory == nil { _ = rmdir(linuxFolder.path) }
             }
         #endif
 

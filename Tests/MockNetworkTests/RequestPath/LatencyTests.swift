@@ -168,7 +168,7 @@ final class LatencyTests: XCTestCase {
             atEnd.map(\.message),
             [
                 "MockNetwork: 1 request was still in flight when the test ended: GET \(slow). Await every request "
-                    + "(or cancel it) before the test returns; delayed responses keep a request open."
+                    + "(or cancel it) before the test returns; delayed responses and bodies still arriving keep a request open."
             ])
 
         waiting.cancel()

@@ -30,7 +30,7 @@ final class MockServerLifecycleTests: FailureCapturingTestCase {
             XCTAssertTrue(
                 captured.first?.hasPrefix(
                     "MockNetwork: 1 request was still in flight when the test ended: GET https://api.example.com/slow. "
-                        + "Await every request (or cancel it) before the test returns; delayed responses keep a "
+                        + "Await every request (or cancel it) before the test returns; delayed responses and bodies still arriving keep a "
                         + "request open.") == true, "\(captured)")
             openClient.close()
         } else if let nearestLine {

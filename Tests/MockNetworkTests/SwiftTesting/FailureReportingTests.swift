@@ -76,7 +76,7 @@ import Testing
         } matching: { issue in
             issue.messages == [
                 "MockNetwork: 1 request was still in flight when the test ended: GET https://api.example.com/slow. "
-                    + "Await every request (or cancel it) before the test returns; delayed responses keep a request open."
+                    + "Await every request (or cancel it) before the test returns; delayed responses and bodies still arriving keep a request open."
             ]
         }
         pending.cancel()

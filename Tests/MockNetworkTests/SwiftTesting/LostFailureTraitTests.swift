@@ -13,7 +13,7 @@ import Testing
     static let slow = "https://api.example.com/slow-ping"
     static let inFlight =
         "MockNetwork: 1 request was still in flight when the test ended: GET \(slow). Await every request "
-        + "(or cancel it) before the test returns; delayed responses keep a request open."
+        + "(or cancel it) before the test returns; delayed responses and bodies still arriving keep a request open."
 
     /// Registers a handler that takes 10 s, so the request is unanswered when the test returns, even
     /// on a loaded machine where the end of the test waits a while for requests not begun yet.

@@ -76,8 +76,10 @@ extension TimingSensitive {
         }
 
         /// A test that leaves a long-lived task running (one that awaits a stream that never ends, as a
-        /// view model's observer does) pays for it about 20 ms at its end, not the half second bound.
-        @Test func aTestThatLeavesALongLivedTaskRunningEndsSoon() async throws {
+        /// view model's observer does) pays for it the half second bound at its end, and no more: such a
+        /// task cannot be told from one that sleeps before its request, whose request is the test's. (It
+        /// was about 20 ms, and a task that slept 100 ms before an unmatched request passed unseen.)
+        @Test func aTestThatLeavesALongLivedTaskRunningWaitsTheBoundOnly() async throws {
             let finished = Shared(false)
             endRunUnlessFinished(finished, within: 60, "trait ends with a long-lived task left running")
             defer { finished.update { $0 = true } }
@@ -85,7 +87,7 @@ extension TimingSensitive {
             let (stream, continuation) = AsyncStream<Int>.makeStream()
             defer { continuation.finish() }
             var ends: [Double] = []
-            for _ in 0..<10 {
+            for _ in 0..<4 {
                 let bodyEnded = Shared<UInt64>(0)
                 try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
                     Task { for await _ in stream {} }
@@ -93,7 +95,8 @@ extension TimingSensitive {
                 }
                 ends.append(Double(DispatchTime.now().uptimeNanoseconds - bodyEnded.current) / 1e9)
             }
-            #expect(ends.max()! < 0.1, "the slowest end took \(ends.max()!) s (all: \(ends.sorted()))")
+            #expect(
+                ends.min()! >= 0.45 && ends.max()! < 2, "the ends took \(ends.sorted()) s, where the bound is 0.5 s")
         }
 
         /// 64 trait tests at once beside a blocked pool thread (the parallel cases): each ends
