@@ -119,16 +119,22 @@ package final class LaunchReportWriter: Sendable {
             let signature = Signature(logged: seen.logged, failures: seen.failures.count, inFlight: seen.inFlight)
             let report = Self.report(
                 settings, log: seen.log, failures: seen.failures, inFlight: seen.inFlight.count, redaction)
-            guard let data = try? report.json(), let file = Self.save(data, to: output.file) else { return }
+            // Once written, a report whose folder was removed (its reader is done with it) is not
+            // written again: the folder is made only for the first write.
+            guard let data = try? report.json(),
+                let file = Self.save(data, to: output.file, makingFolder: output.written == nil)
+            else { return }
             output.file = file
             output.written = signature
         }
     }
 
-    /// Writes `data` to `file` atomically, making its folder if needed. A file the app cannot write
+    /// Writes `data` to `file` atomically, making its folder if needed (with `makingFolder`; without, a
+    /// folder that is gone writes nothing and returns `nil`). A file the app cannot write
     /// (a host path, on a device) is replaced by one in the app's temporary folder, which the app's
     /// log names. Returns the file written, `nil` when none could be.
-    private static func save(_ data: Data, to file: URL) -> URL? {
+    private static func save(_ data: Data, to file: URL, makingFolder: Bool = true) -> URL? {
+        if !makingFolder, !FileManager.default.fileExists(atPath: file.deletingLastPathComponent().path) { return nil }
         func attempt(_ file: URL) -> (any Error)? {
             do {
                 try FileManager.default.createDirectory(

@@ -11,6 +11,11 @@
     /// in a process of its own that only gets an environment, with each scenario and with archives;
     /// its output is what its screen shows, and its report is what its mocks saw.
     final class CatBreedsDemoLaunchTests: XCTestCase {
+        /// Removes the launch report `environment` names, once the test has read it.
+        private static func removeReport(of environment: [String: String]) {
+            if let path = environment[LaunchSettings.reportVariable] { try? FileManager.default.removeItem(atPath: path) }
+        }
+
         private let breedsURL = "https://cats.example.com/breeds.json"
 
         private func demo() throws -> URL { try DemoProcess.builtDemo() }
@@ -85,6 +90,8 @@
             ]).write(to: file)
             var environment = cleanEnvironment
             environment.mockNetwork(archive: file.path, recording: .never)
+            // A report that shows a failure stays after the process for its reader: this test reads it.
+            defer { Self.removeReport(of: environment) }
 
             let run = try DemoProcess.run(demo(), environment: environment)
             XCTAssertEqual(run.status, 0, run.errors)
@@ -104,6 +111,7 @@
         func testAnUnknownScenarioStopsTheDemoNamingTheVariantsAndTheTestReadsWhy() throws {
             var environment = cleanEnvironment
             environment.mockNetwork(scenario: "offline")
+            defer { Self.removeReport(of: environment) }
             let binary = try demo()
             let run = try DemoProcess.run(binary, environment: environment)
             let resources = binary.deletingLastPathComponent().appendingPathComponent(

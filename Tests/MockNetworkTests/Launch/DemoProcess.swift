@@ -47,7 +47,13 @@
             let process = Process()
             process.executableURL = program
             process.arguments = arguments
-            process.environment = environment
+            // A temporary folder of the run's own, removed after it: what the program leaves there (a
+            // launch report that shows a failure stays, for its reader) leaves nothing behind the test.
+            let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "DemoProcess-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: temporary) }
+            process.environment = environment.merging(["TMPDIR": temporary.path]) { _, ours in ours }
             let output = Pipe()
             let errors = Pipe()
             process.standardOutput = output

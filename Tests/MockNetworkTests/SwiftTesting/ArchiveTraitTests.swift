@@ -118,5 +118,9 @@ struct ArchiveCaseRecordingTests {
         let file = Self.folder.appendingPathComponent("Archives/cases/\(number).har")
         #expect(try HTTPArchive(contentsOf: file).entries.map(\.request.url) == [url.absoluteString])
         try? FileManager.default.removeItem(at: file)
+        // The folders go with the last case's file: `rmdir` removes only an empty folder.
+        for folder in ["Archives/cases", "Archives", ""] {
+            _ = rmdir(Self.folder.appendingPathComponent(folder).path)
+        }
     }
 }

@@ -73,6 +73,7 @@
                 #expect(warnings.current.first?.contains("is in \(file.path), a HAR file") == true)
                 #expect(places.current == [test.sourceLocation], "at the test, not in MockNetwork's own files")
                 try? FileManager.default.removeItem(at: file)
+                _ = rmdir(TrafficAttachment.linuxFolder.path)  // when nothing else is in it
             }
         #endif
 
