@@ -41,7 +41,7 @@ import Testing
         }
         #expect(operations.map(\.name) == ["Big"])
         #expect(operations.first?.document == document)
-        #expect(took < 1.0, "reading a 2.3 MB document took \(took) s")
+        #expect(took < 5, "reading a 2.3 MB document took \(took) s")
     }
 
     @Test func aStringOfAMillionEscapesIsReadInTime() {
@@ -50,7 +50,7 @@ import Testing
         var value: JSONValue?
         let took = Self.seconds { value = JSONReader.value(in: body) }
         #expect(value == .object(["text": .string(String(repeating: "a\n", count: escapes))]))
-        #expect(took < 2.0, "reading 1.25 M escapes took \(took) s")
+        #expect(took < 10, "reading 1.25 M escapes took \(took) s")
     }
 
     @Test func aBlockStringOfTwoMegabytesIsReadInTime() throws {
@@ -60,6 +60,6 @@ import Testing
         var operations: [GraphQLDocument.Operation] = []
         let took = try Self.seconds { operations = try GraphQLDocument.operations(in: document) }
         #expect(operations == [.init(type: .query, name: "Doc")])
-        #expect(took < 0.5, "reading a 2 MB block string took \(took) s")
+        #expect(took < 2.5, "reading a 2 MB block string took \(took) s")
     }
 }

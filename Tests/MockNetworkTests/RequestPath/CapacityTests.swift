@@ -95,7 +95,8 @@ extension TimingSensitive {
 
         /// Six registries with 32 handlers each (every thread of their shares) waiting on their threads for
         /// a request to one shared registry, made once all 192 run (its handler takes 0.1 s, as a service
-        /// does): all answered, with its answer, within 2 s. With 192 threads in all, the six full shares
+        /// does): all answered, with its answer, well within the inner requests' 15 s timeout (0.7 s here on
+        /// a quiet machine; the bound is 10 s, for a busy one). With 192 threads in all, the six full shares
         /// left none for the shared registry, and each waited out its own 15 s bound (504).
         @Test func fanOutFromSixFullRegistriesToOneSharedRegistryAnswersAll() async throws {
             let shared = MockRegistry()
@@ -130,7 +131,7 @@ extension TimingSensitive {
             let outcomes = fired.flatMap(\.ended)
             let answered = outcomes.filter { $0.status == 200 && $0.text == "shared" }.count
             #expect(
-                answered == 192 && elapsed < .seconds(2),
+                answered == 192 && elapsed < .seconds(10),
                 "\(answered) of 192 fanned-out requests answered in \(elapsed.milliseconds); the first other: \(outcomes.first { $0.status != 200 }.map { "\($0.status ?? 0) \($0.text)" } ?? "none")"
             )
         }

@@ -16,7 +16,7 @@ final class StressTests: XCTestCase {
                 .text("r\(index) \(request.url?.query ?? "")")
             }
             mocks.register(.url("https://r\(index).example.com/sleepy", query: .ignored)) { request in
-                Thread.sleep(forTimeInterval: 0.2)
+                Thread.sleep(forTimeInterval: 1)
                 return .text("r\(index) \(request.url?.query ?? "")")
             }
             let nextIndex = (index + 1) % registries.count
@@ -69,7 +69,8 @@ final class StressTests: XCTestCase {
         }
         XCTAssertEqual(outcome.requests, 640)
         XCTAssertEqual(outcome.crossed, [], "answers crossed between requests")
-        XCTAssertLessThan(outcome.slowest, 0.1, "a request whose handler does not sleep waited for one that does")
+        // Half the sleepers' time: a request that waited for one took a second; a busy machine slows the rest.
+        XCTAssertLessThan(outcome.slowest, 0.5, "a request whose handler does not sleep waited for one that does")
         print(
             String(
                 format: "stress: %d requests, %d crossed, slowest non-sleeping request %.1f ms", outcome.requests,

@@ -44,8 +44,10 @@ extension TimingSensitive {
         static func check(_ ends: [Double], _ what: String) {
             let sorted = ends.sorted()
             let median = sorted[sorted.count / 2]
-            #expect(median < 0.005, "\(what): the median end took \(median) s (all: \(sorted))")
-            #expect(sorted.last! < 0.05, "\(what): the slowest end took \(sorted.last!) s")
+            // Bounds for a busy machine, below the half second the end took when it met a blocked thread
+            // (a few milliseconds on a quiet one).
+            #expect(median < 0.1, "\(what): the median end took \(median) s (all: \(sorted))")
+            #expect(sorted.last! < 0.4, "\(what): the slowest end took \(sorted.last!) s")
         }
 
         @Test func aTestsEndTakesMillisecondsBesideABlockedPoolThread() async throws {
