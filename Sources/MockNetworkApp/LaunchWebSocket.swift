@@ -12,11 +12,14 @@ extension MockRegistry {
     /// `url` answer it. The app's one line:
     ///
     /// ```swift
-    /// let task = session.webSocketTask(with: MockRegistry.webSocketRequest(url))
+    /// let task = URLSession(configuration: .default).webSocketTask(with: MockRegistry.webSocketRequest(url))
     /// ```
     ///
-    /// A `URLSessionWebSocketTask` goes through no `URLProtocol`, so `launched(…)`'s session cannot
-    /// forward it: this is the way a socket reaches the test. Without the launch environment (a
+    /// `launched(…)`'s session forwards requests through a `URLProtocol`, which cannot carry a socket:
+    /// this is the way a socket reaches the test. Open it on a session of the app's own, not the
+    /// launched registry's (whose protocol class takes every request). The request goes to
+    /// `ws://127.0.0.1`, which App Transport Security refuses unless the app's debug build has
+    /// `NSAppTransportSecurity` → `NSAllowsLocalNetworking` = YES. Without the launch environment (a
     /// release build, a run outside UI tests) nothing changes.
     ///
     /// - Parameters:
