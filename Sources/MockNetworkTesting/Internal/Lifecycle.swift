@@ -97,8 +97,8 @@ extension Lifecycle {
     ///
     /// A task left running that makes no request (one that awaits a stream that never ends, as a view
     /// model's observer does) costs its test the bound: a task that sleeps before its request cannot be
-    /// told from it, and its request belongs to the test. On a busy machine the bound grows with how
-    /// long the concurrency pool takes to start a job (five times that, at most three times the bound in all).
+    /// told from it, and its request belongs to the test. On a busy machine the wait goes on past the
+    /// bound until the concurrency pool has run what was waiting at the bound (at most ten times it).
     static func awaitingTasksLeftRunning<R>(
         in registry: MockRegistry, runner: TestTaskRunner? = nil, bound: TimeInterval = 0.5,
         _ body: () async throws -> R
@@ -122,24 +122,29 @@ extension Lifecycle {
         guard !gone.isSet else { return }
         let made = registry.requestsMade
         let start = DispatchTime.now()
-        // The bound grows with how long the pool takes to start a job of the test's priority now: on a
-        // machine whose cores are taken (a sanitizer, other tests), a task's sleep and its first steps
-        // take longer too. Measured beside the wait (a quiet machine pays the bound and no more), and
-        // the wait ends no sooner than that job has run, at most three times the bound.
-        let until = Locked<DispatchTime?>(nil)
+        let madeOrGone: @Sendable () -> Bool = { [weak registry] in
+            gone.isSet || (registry?.requestsMade ?? made) > made
+        }
+        await registry.awaitChange(until: start + bound, where: madeOrGone)
+        if madeOrGone() { return }
+        // At the bound: a job of the test's priority enqueued now runs after what the pool has waiting,
+        // a task that woke from its sleep before now among it. Once it ran (and a grace that grows with
+        // how long it waited, for a task on another thread), such a task has made its request if it
+        // makes one at once. On a quiet machine that is a few milliseconds; on a busy one, as long as
+        // the pool is behind, at most ten times the bound in all.
+        let probed = start + bound
+        let doneAt = Locked<DispatchTime?>(nil)
         Task.detached(priority: Task.currentPriority) { [weak registry] in
-            let late = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-            until.withLock { $0 = start + bound + min(5 * late, 2 * bound) }
+            let now = DispatchTime.now().uptimeNanoseconds
+            let waited = Double(now - min(now, probed.uptimeNanoseconds)) / 1e9
+            doneAt.withLock { $0 = .now() + 0.02 + min(5 * waited, 2) }
             registry?.noteChange()
         }
-        let cap = start + 3 * bound
-        let isOver: @Sendable () -> Bool = { [weak registry] in
-            if gone.isSet || (registry?.requestsMade ?? made) > made { return true }
-            return DispatchTime.now() >= (until.withLock { $0 } ?? cap)
-        }
-        while !isOver(), DispatchTime.now() < cap {
-            await registry.awaitChange(until: min(until.withLock { $0 } ?? cap, cap), where: isOver)
-        }
+        let cap = start + 10 * bound
+        // Until the job ran (or the cap), then until its grace ends.
+        await registry.awaitChange(until: cap) { madeOrGone() || doneAt.withLock { $0 } != nil }
+        guard let end = doneAt.withLock({ $0 }) else { return }
+        await registry.awaitChange(until: min(end, cap), where: madeOrGone)
     }
 }
 

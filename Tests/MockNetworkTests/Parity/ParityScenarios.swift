@@ -303,7 +303,7 @@ enum ParityScenarios {
     // clients and servers are late by hundreds of milliseconds.
     static let waits: [ParityScenario] = [
         ParityScenario(name: "timeout", routes: ["GET /slow": Route(text: "late", delay: 4)]) {
-            await $0.data($0.request("GET", "/slow", timeout: 0.5))
+            await $0.data($0.request("GET", "/slow", timeout: 1.5))
         },
         ParityScenario(name: "answered within the timeout", routes: ["GET /slowish": Route(text: "ok", delay: 0.2)]) {
             await $0.data($0.request("GET", "/slowish", timeout: 5))

@@ -15,7 +15,8 @@ extension TimingSensitive {
     /// No test holds up another: eight tests run at once, each with a registry of its own. One has 100
     /// synchronous handlers stuck, one 300 `async` handlers that block their threads, one matches a 50 MB
     /// JSON body against four `.jsonBody` routes, one streams 1,000 events, and four answer ordinary
-    /// requests, whose 99th percentile stays under 50 ms while the others do their worst. The stuck ones
+    /// requests, whose 99th percentile stays under half a second (well under 50 ms on a quiet machine)
+    /// while the others do their worst. The stuck ones
     /// are let go once the ordinary ones are done; a watchdog ends the run if anything deadlocks.
     @Suite struct ProcessStressTests {
         enum Role: String, CaseIterable, Sendable {
@@ -26,11 +27,13 @@ extension TimingSensitive {
         let hostileReady = Countdown(4)
         let ordinaryDone = Countdown(4)
 
-        /// Whether ThreadSanitizer runs: it makes every request several times slower (the ordinary ones'
-        /// p99 was 60 ms here under it), so there the run checks for races and deadlocks, and the latency
-        /// bound is five times wider; the plain run (the README's `swift test`) holds the 50 ms.
+        /// Whether ThreadSanitizer runs: it makes every request several times slower.
         static let underThreadSanitizer = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
-        static let latencyBound = underThreadSanitizer ? 0.25 : 0.05
+        /// The ordinary requests' p99 bound: a request held up by another test waits for seconds (until
+        /// the stuck ones are let go, after the ordinary ones end); a busy machine's p99 is tens of
+        /// milliseconds (under 50 ms quiet, 52-60 ms beside eight busy loops on 2 cores, 60 ms under
+        /// ThreadSanitizer). So the bound is generous: tight latency is the benchmark's to watch.
+        static let latencyBound = underThreadSanitizer ? 1.0 : 0.5
 
         /// The eight run as the tests of a parallel run do: each a task of its own beside the others,
         /// with a registry of its own. (Not as a parameterized test's cases: the suites that measure

@@ -93,7 +93,10 @@ import Testing
         let seen = events.current
         let ended = try #require(seen.firstIndex(of: "test ended"))
         #expect(!seen[ended...].contains { $0.hasPrefix("piece") }, "pieces after the test ended: \(seen)")
-        #expect(seen.last?.contains("the test that owns this registry ended while this request was still open") == true, "\(seen)")
+        let completion = seen.first { $0.hasPrefix("completed:") }
+        #expect(
+            completion?.contains("the test that owns this registry ended while this request was still open") == true,
+            "\(seen)")
     }
 }
 
