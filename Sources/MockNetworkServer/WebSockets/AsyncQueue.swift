@@ -75,6 +75,9 @@ final class AsyncQueue<Value: Sendable>: Sendable {
         }
     }
 
+    /// Whether no value waits to be taken.
+    var isEmpty: Bool { state.withLock { $0.head == $0.values.count } }
+
     /// The values not taken yet.
     var waiting: [Value] {
         state.withLock { $0.values[$0.head...].compactMap { $0 } }

@@ -48,6 +48,14 @@ public final class MockWebSocket: Sendable {
         var reportedOpen = false
         /// A failure for the client's messages nothing read was recorded.
         var reportedUnread = false
+        /// The connection's failure (the client broke the protocol), waiting for the handler to read
+        /// the messages that came before.
+        var pendingFailure: PendingFailure?
+        /// Messages put in the handler's inbox, those it took, and those it was done with (it took
+        /// them and came back for more).
+        var forHandler = 0
+        var takenByHandler = 0
+        var doneByHandler = 0
 
         mutating func append(_ event: WebSocketEvent) {
             events.append(event)
@@ -122,9 +130,50 @@ public final class MockWebSocket: Sendable {
 
     /// The next message for the handler (``messages``, ``receive(timeout:)``).
     func take(timeout: TimeInterval?, timedOut: @escaping @Sendable () -> any Error) async throws -> WebSocketMessage? {
+        // Back for more: done with what it took. Once it is done with what came before a frame that broke
+        // the protocol (and answered it), the connection fails.
+        let caughtUp = state.withLock { state -> Bool in
+            state.doneByHandler = state.takenByHandler
+            return state.doneByHandler == state.forHandler
+        }
+        if caughtUp { runPendingFailure() }
         guard let (_, message) = try await inbox.next(timeout: timeout, timedOut: timedOut) else { return nil }
+        state.withLock { $0.takenByHandler += 1 }
         taken(message)
         return message
+    }
+
+    /// A connection's failure, run once.
+    final class PendingFailure: Sendable {
+        let run: @Sendable () -> Void
+
+        init(_ run: @escaping @Sendable () -> Void) {
+            self.run = run
+        }
+    }
+
+    /// Defers `fail` (the client broke the protocol) until the handler has read the messages that
+    /// came before, and answered them: at its next read once they are read, or after a second. False,
+    /// with nothing deferred, when nothing waits to be read or no handler reads (a script answers at
+    /// once; a test reads the messages from the registry).
+    func failAfterReads(_ fail: @escaping @Sendable () -> Void) -> Bool {
+        guard case .handler = route.body else { return false }
+        let deferred = state.withLock { state -> Bool in
+            guard state.doneByHandler < state.forHandler else { return false }
+            state.pendingFailure = PendingFailure(fail)
+            return true
+        }
+        guard deferred else { return false }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [weak self] in self?.runPendingFailure() }
+        return true
+    }
+
+    private func runPendingFailure() {
+        let failure = state.withLock { state -> PendingFailure? in
+            defer { state.pendingFailure = nil }
+            return state.pendingFailure
+        }
+        failure?.run()
     }
 
     /// `message` left the inbox: its bytes no longer count, and reading resumes if it had paused.
@@ -323,6 +372,7 @@ public final class MockWebSocket: Sendable {
             return
         }
         // In the inbox first: a test that takes it from the book at once finds it there.
+        state.withLock { $0.forHandler += 1 }
         inbox.append((number, message))
         book.clientSent(message, number: number, on: self)
     }

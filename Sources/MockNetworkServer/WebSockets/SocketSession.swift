@@ -11,6 +11,13 @@ final class SocketSession: ConnectionUpgrade {
     struct State {
         /// The message being joined from fragments: its kind and its bytes so far.
         var fragments: (opcode: WebSocketFrames.Opcode, bytes: [UInt8])?
+        /// The UTF-8 check of the text message being read, from its first byte on (`nil` between
+        /// messages, and for binary ones).
+        var text: UTF8Check.Stream?
+        /// How many payload bytes of the frame still arriving at the front went through `text`.
+        var checkedOfPartialFrame = 0
+        /// The connection is being failed: nothing more is read.
+        var failing = false
         /// A close frame went to the client.
         var closeSent = false
         /// The connection closed.
@@ -53,9 +60,17 @@ final class SocketSession: ConnectionUpgrade {
     // MARK: Reading
 
     func received(_ bytes: inout ByteQueue, ended: Bool) -> Bool {
+        if state.withLock({ $0.failing }) {
+            bytes.removeAll()
+            return true
+        }
         while true {
             switch WebSocketFrames.read(&bytes, maxPayload: maxMessageBytes) {
             case .needMore:
+                if !checkPartialText(bytes) {
+                    bytes.removeAll()
+                    return true
+                }
                 if ended { clientLeft() }
                 return socket?.hasRoom ?? true
             case .failure(let code, let reason):
@@ -73,6 +88,26 @@ final class SocketSession: ConnectionUpgrade {
         }
     }
 
+    /// Checks the text of the frame still arriving at the front of `bytes` as far as it has come, so
+    /// that invalid UTF-8 fails the connection at the byte that makes it so, not when the message
+    /// ends (RFC 6455, 8.1); false when it failed the connection.
+    private func checkPartialText(_ bytes: ByteQueue) -> Bool {
+        guard case .head(let head) = WebSocketFrames.readHead(bytes, maxPayload: maxMessageBytes) else { return true }
+        let available = min(bytes.count - head.payloadStart, head.length)
+        let valid = state.withLock { state -> Bool in
+            let isText =
+                head.opcode == .text && state.fragments == nil
+                || head.opcode == .continuation && state.fragments?.opcode == .text
+            guard isText, available > state.checkedOfPartialFrame else { return true }
+            if head.opcode == .text { state.text = state.text ?? UTF8Check.Stream() }
+            let fresh = WebSocketFrames.unmasked(bytes, head, from: state.checkedOfPartialFrame, to: available)
+            state.checkedOfPartialFrame = available
+            return state.text?.feed(fresh) ?? true
+        }
+        if !valid { fail(.invalidPayload, "a text message that is not UTF-8") }
+        return valid
+    }
+
     /// Takes one frame; false when the connection is failed or closing and reads no more.
     private func handle(_ frame: WebSocketFrames.Frame) -> Bool {
         switch frame.opcode {
@@ -88,55 +123,69 @@ final class SocketSession: ConnectionUpgrade {
             return true
         case .close:
             return closeFrame(frame.payload)
-        case .text, .binary:
-            if state.withLock({ $0.fragments != nil }) {
-                fail(.protocolError, "a new message began before the fragmented one ended")
-                return false
-            }
-            if frame.fin { return deliver(frame.opcode, frame.payload) }
-            state.withLock { $0.fragments = (frame.opcode, frame.payload) }
-            return true
-        case .continuation:
-            let joined = state.withLock { state -> (WebSocketFrames.Opcode, [UInt8])?? in
-                guard var fragments = state.fragments else { return .some(nil) }
-                fragments.bytes += frame.payload
-                guard fragments.bytes.count <= maxMessageBytes else {
-                    state.fragments = nil
-                    return nil
-                }
-                state.fragments = frame.fin ? nil : fragments
-                return frame.fin ? (fragments.opcode, fragments.bytes) : .some(nil)
-            }
-            switch joined {
-            case .none:
-                fail(.messageTooBig, "a message over the limit of \(maxMessageBytes) bytes")
-                return false
-            case .some(.none):
-                if frame.fin || state.withLock({ $0.fragments == nil }) {
-                    fail(.protocolError, "a continuation frame came with no message to continue")
-                    return false
-                }
-                return true
-            case .some(.some(let (opcode, bytes))):
-                return deliver(opcode, bytes)
-            }
+        case .text, .binary, .continuation:
+            return dataFrame(frame)
         }
     }
 
-    /// A whole message: text must be UTF-8.
-    private func deliver(_ opcode: WebSocketFrames.Opcode, _ bytes: [UInt8]) -> Bool {
-        let message: WebSocketMessage
-        if opcode == .text {
-            guard UTF8Check.isValid(bytes) else {
-                fail(.invalidPayload, "a text message that is not UTF-8")
-                return false
+    /// What a data frame does to the message being read, in linear time however many fragments.
+    private enum Step {
+        case more
+        case message(WebSocketFrames.Opcode, [UInt8])
+        case failure(WebSocketCloseCode, String)
+    }
+
+    /// Takes a frame of a message: a whole one, its first fragment, or a later one.
+    private func dataFrame(_ frame: WebSocketFrames.Frame) -> Bool {
+        let step = state.withLock { state -> Step in
+            // What went through the text check while the frame arrived.
+            let checked = state.checkedOfPartialFrame
+            state.checkedOfPartialFrame = 0
+            var opcode = frame.opcode
+            var bytes: [UInt8]
+            if frame.opcode == .continuation {
+                // Taken out of the state before it grows, so the bytes so far are not copied.
+                guard let fragments = state.fragments else {
+                    return .failure(.protocolError, "a continuation frame came with no message to continue")
+                }
+                state.fragments = nil
+                (opcode, bytes) = fragments
+                guard bytes.count + frame.payload.count <= maxMessageBytes else {
+                    state.text = nil
+                    return .failure(.messageTooBig, "a message over the limit of \(maxMessageBytes) bytes")
+                }
+                bytes += frame.payload
+            } else {
+                guard state.fragments == nil else {
+                    return .failure(.protocolError, "a new message began before the fragmented one ended")
+                }
+                bytes = frame.payload
+                if opcode == .text, checked == 0 { state.text = UTF8Check.Stream() }
             }
-            message = .text(String(decoding: bytes, as: UTF8.self))
-        } else {
-            message = .data(Data(bytes))
+            if opcode == .text {
+                let fresh = checked == 0 ? frame.payload[...] : frame.payload[checked...]
+                guard state.text?.feed(fresh) ?? true, !frame.fin || state.text?.isComplete ?? true else {
+                    state.text = nil
+                    return .failure(.invalidPayload, "a text message that is not UTF-8")
+                }
+            }
+            guard frame.fin else {
+                state.fragments = (opcode, bytes)
+                return .more
+            }
+            state.text = nil
+            return .message(opcode, bytes)
         }
-        socket?.clientSent(message)
-        return true
+        switch step {
+        case .more:
+            return true
+        case .failure(let code, let reason):
+            fail(code, reason)
+            return false
+        case .message(let opcode, let bytes):
+            socket?.clientSent(opcode == .text ? .text(String(decoding: bytes, as: UTF8.self)) : .data(Data(bytes)))
+            return true
+        }
     }
 
     /// The client's close frame: checked, answered when the server has not closed yet, and then the
@@ -240,11 +289,21 @@ final class SocketSession: ConnectionUpgrade {
     }
 
     /// Fails the connection (RFC 6455, 7.1.7): a close frame with `code`, then the close, reading
-    /// nothing more. The test fails saying what the client sent.
+    /// nothing more. The test fails saying what the client sent. Frames are handled in the order they
+    /// came: a handler still reading messages that came before gets them first (and its answers go
+    /// out before the close), as long as it reads within a second.
     private func fail(_ code: WebSocketCloseCode, _ reason: String) {
-        sendCloseOnce(WebSocketFrames.closePayload(code, reason: reason)) { $0.fragments = nil }
-        socket?.protocolFailed(code, reason: reason)
-        channel.close()
+        state.withLock {
+            $0.failing = true
+            $0.fragments = nil
+            $0.text = nil
+        }
+        let failNow: @Sendable () -> Void = { [self] in
+            sendCloseOnce(WebSocketFrames.closePayload(code, reason: reason))
+            socket?.protocolFailed(code, reason: reason)
+            channel.close()
+        }
+        guard let socket, socket.failAfterReads(failNow) else { return failNow() }
     }
 
     /// Sends a close frame with `payload` unless one went already; true when this one went. The

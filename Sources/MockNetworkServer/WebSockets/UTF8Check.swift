@@ -3,40 +3,45 @@
 enum UTF8Check {
     /// Whether `bytes` are well-formed UTF-8.
     static func isValid<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
-        var index = bytes.startIndex
-        while index != bytes.endIndex {
-            let lead = bytes[index]
-            bytes.formIndex(after: &index)
-            if lead < 0x80 { continue }
-            let count: Int
-            var lower: UInt8 = 0x80
-            var upper: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: count = 1
-            case 0xE0:
-                count = 2
-                lower = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: count = 2
-            case 0xED:
-                count = 2
-                upper = 0x9F  // no surrogates
-            case 0xF0:
-                count = 3
-                lower = 0x90
-            case 0xF1...0xF3: count = 3
-            case 0xF4:
-                count = 3
-                upper = 0x8F  // nothing past U+10FFFF
-            default: return false
+        var stream = Stream()
+        return stream.feed(bytes) && stream.isComplete
+    }
+
+    /// UTF-8 checked as it arrives, a piece at a time: a text message split into fragments, or a frame
+    /// still arriving, fails at the first byte that makes it invalid (RFC 6455, 8.1: "fail fast").
+    struct Stream {
+        /// Bytes still to come of the character begun.
+        private var remaining = 0
+        /// The range the next byte of that character must be in (the first one's is narrower for
+        /// some leads: no overlong forms, no surrogates, nothing past U+10FFFF).
+        private var lower: UInt8 = 0x80
+        private var upper: UInt8 = 0xBF
+
+        /// Whether what came so far ends between characters.
+        var isComplete: Bool { remaining == 0 }
+
+        /// Takes `bytes`; false when they make the text invalid (whatever comes after).
+        mutating func feed<Bytes: Sequence>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+            for byte in bytes {
+                if remaining > 0 {
+                    guard byte >= lower, byte <= upper else { return false }
+                    remaining -= 1
+                    (lower, upper) = (0x80, 0xBF)
+                    continue
+                }
+                if byte < 0x80 { continue }
+                switch byte {
+                case 0xC2...0xDF: remaining = 1
+                case 0xE0: (remaining, lower) = (2, 0xA0)
+                case 0xE1...0xEC, 0xEE...0xEF: remaining = 2
+                case 0xED: (remaining, upper) = (2, 0x9F)  // no surrogates
+                case 0xF0: (remaining, lower) = (3, 0x90)
+                case 0xF1...0xF3: remaining = 3
+                case 0xF4: (remaining, upper) = (3, 0x8F)  // nothing past U+10FFFF
+                default: return false
+                }
             }
-            for position in 0..<count {
-                guard index != bytes.endIndex else { return false }
-                let byte = bytes[index]
-                let (low, high) = position == 0 ? (lower, upper) : (0x80, 0xBF)
-                guard byte >= low, byte <= high else { return false }
-                bytes.formIndex(after: &index)
-            }
+            return true
         }
-        return true
     }
 }

@@ -31,10 +31,28 @@ enum WebSocketFrames {
         case failure(WebSocketCloseCode, String)
     }
 
-    /// Reads the frame at the front of `bytes` (taking it off when it is whole): it must be masked,
-    /// use no reserved bit (no extension is agreed), name a known opcode, follow the rules of control
-    /// frames, and carry at most `maxPayload` bytes.
-    static func read(_ bytes: inout ByteQueue, maxPayload: Int) -> ReadResult {
+    /// What comes before a frame's payload.
+    struct Head {
+        var fin: Bool
+        var opcode: Opcode
+        /// The payload's length.
+        var length: Int
+        /// Where the payload starts, from the front of the frame.
+        var payloadStart: Int
+        var mask: (UInt8, UInt8, UInt8, UInt8)
+    }
+
+    /// What reading a head found at the front of the bytes.
+    enum HeadResult {
+        case needMore
+        case head(Head)
+        case failure(WebSocketCloseCode, String)
+    }
+
+    /// Reads the head of the frame at the front of `bytes`, taking nothing off: it must be masked, use
+    /// no reserved bit (no extension is agreed), name a known opcode, follow the rules of control
+    /// frames, and announce at most `maxPayload` bytes.
+    static func readHead(_ bytes: ByteQueue, maxPayload: Int) -> HeadResult {
         guard bytes.count >= 2 else { return .needMore }
         let first = bytes[0]
         let second = bytes[1]
@@ -74,16 +92,38 @@ enum WebSocketFrames {
         guard length <= maxPayload else {
             return .failure(.messageTooBig, "a frame of \(length) bytes is over the limit of \(maxPayload)")
         }
-        let total = headerLength + 4 + length
-        guard bytes.count >= total else { return .needMore }
+        guard bytes.count >= headerLength + 4 else { return .needMore }
         let mask = (bytes[headerLength], bytes[headerLength + 1], bytes[headerLength + 2], bytes[headerLength + 3])
-        let start = headerLength + 4
-        var payload = [UInt8](repeating: 0, count: length)
-        bytes.withBytes(start..<total) { slice in
+        return .head(Head(fin: fin, opcode: opcode, length: length, payloadStart: headerLength + 4, mask: mask))
+    }
+
+    /// Reads the frame at the front of `bytes` (taking it off when it is whole), its head checked as
+    /// ``readHead(_:maxPayload:)`` says.
+    static func read(_ bytes: inout ByteQueue, maxPayload: Int) -> ReadResult {
+        switch readHead(bytes, maxPayload: maxPayload) {
+        case .needMore:
+            return .needMore
+        case .failure(let code, let reason):
+            return .failure(code, reason)
+        case .head(let head):
+            let total = head.payloadStart + head.length
+            guard bytes.count >= total else { return .needMore }
+            let payload = unmasked(bytes, head, from: 0, to: head.length)
+            bytes.removeFirst(total)
+            return .frame(Frame(fin: head.fin, opcode: head.opcode, payload: payload))
+        }
+    }
+
+    /// The payload bytes `offset..<end` of the frame `head` heads at the front of `bytes`, unmasked:
+    /// the frame may still be arriving, as long as they have.
+    static func unmasked(_ bytes: ByteQueue, _ head: Head, from offset: Int, to end: Int) -> [UInt8] {
+        var payload = [UInt8](repeating: 0, count: end - offset)
+        let mask = head.mask
+        bytes.withBytes((head.payloadStart + offset)..<(head.payloadStart + end)) { slice in
             var index = 0
             for byte in slice {
                 let key: UInt8
-                switch index & 3 {
+                switch (offset + index) & 3 {
                 case 0: key = mask.0
                 case 1: key = mask.1
                 case 2: key = mask.2
@@ -93,8 +133,7 @@ enum WebSocketFrames {
                 index += 1
             }
         }
-        bytes.removeFirst(total)
-        return .frame(Frame(fin: fin, opcode: opcode, payload: payload))
+        return payload
     }
 
     /// A server's frame: unmasked, `fin` unless it is a fragment with more to follow.
