@@ -63,7 +63,7 @@ import Testing
         }
     }
 
-    /// A body that arrives over time (50 pieces, 5 s) and that the test leaves arriving after its first
+    /// A body that arrives over time (1,000 pieces, 100 s) and that the test leaves arriving after its first
     /// piece: the test fails for the request
     /// still in flight, the body ends then with an error that says why, and no piece arrives after the
     /// test (it went on arriving during the next test).
@@ -78,7 +78,7 @@ import Testing
         try await withKnownIssue {
             try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
                 let mocks = MockRegistry.current
-                mocks.register(.url(url)) { _ in .streamed((1...50).map(String.init), every: .milliseconds(100)) }
+                mocks.register(.url(url)) { _ in .streamed((1...1_000).map(String.init), every: .milliseconds(100)) }
                 let streaming = URLSession(configuration: mocks.session.configuration, delegate: delegate, delegateQueue: nil)
                 session.update { $0 = streaming }
                 streaming.dataTask(with: url).resume()
