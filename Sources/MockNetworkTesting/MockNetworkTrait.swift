@@ -139,10 +139,12 @@
                     }
                 } catch {
                     failed.set()
-                    await Self.end(registry, processWide, fallback: fallback, test: test, testCase: testCase, failed: failed)
+                    await Self.end(
+                        registry, processWide, fallback: fallback, test: test, testCase: testCase, failed: failed)
                     throw error
                 }
-                await Self.end(registry, processWide, fallback: fallback, test: test, testCase: testCase, failed: failed)
+                await Self.end(
+                    registry, processWide, fallback: fallback, test: test, testCase: testCase, failed: failed)
             }
         }
 

@@ -117,7 +117,9 @@ extension MockURLProtocol {
         let expiry = exchange.withLock { exchange -> Expiry in
             exchange.timeoutToken = nil
             if DispatchTime.now() < exchange.deadline { return .notYet }
-            let queued = exchange.queuedSince.map { Double(DispatchTime.now().uptimeNanoseconds - $0.uptimeNanoseconds) / 1e9 }
+            let queued = exchange.queuedSince.map {
+                Double(DispatchTime.now().uptimeNanoseconds - $0.uptimeNanoseconds) / 1e9
+            }
             return .expired(exchange.waiting, exchange.timeout, queuedFor: queued)
         }
         guard case .expired(let waiting, let timeout, let queuedFor) = expiry else {

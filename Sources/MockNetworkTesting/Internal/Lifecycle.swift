@@ -108,7 +108,9 @@ extension Lifecycle {
         do {
             let witness = TaskWitness(gone: gone) { [weak registry] in registry?.noteChange() }
             runner?.setJobScope(
-                TestTaskRunner.JobScope { [witness] work in await TaskWitness.$current.withValue(witness) { await work() } })
+                TestTaskRunner.JobScope { [witness] work in
+                    await TaskWitness.$current.withValue(witness) { await work() }
+                })
             defer { runner?.setJobScope(nil) }
             result = .success(try await TaskWitness.$current.withValue(witness, operation: body))
         } catch {

@@ -13,7 +13,9 @@
     final class CatBreedsDemoLaunchTests: XCTestCase {
         /// Removes the launch report `environment` names, once the test has read it.
         private static func removeReport(of environment: [String: String]) {
-            if let path = environment[LaunchSettings.reportVariable] { try? FileManager.default.removeItem(atPath: path) }
+            if let path = environment[LaunchSettings.reportVariable] {
+                try? FileManager.default.removeItem(atPath: path)
+            }
         }
 
         private let breedsURL = "https://cats.example.com/breeds.json"

@@ -154,7 +154,8 @@ extension TimingSensitive {
             }
             defer { finished.update { $0 = true } }
             defer { gate.open() }
-            Fired(32).start(on: mocks.session, URLRequest(url: try #require(URL(string: "https://api.example.com/stuck"))))
+            Fired(32).start(
+                on: mocks.session, URLRequest(url: try #require(URL(string: "https://api.example.com/stuck"))))
             let allStarted = await onOwnThread { started.wait(for: 32, upTo: 20) }
             #expect(allStarted, "only \(started.current) of 32 stuck handlers started")
 
@@ -165,11 +166,14 @@ extension TimingSensitive {
             #expect(ended, "the queued request had not ended after 10 s")
             let end = try #require(queued.end)
             let took = end.at - queued.started
-            #expect(end.outcome.timedOut, "the queued request ended with \(end.outcome.status ?? 0) \(end.outcome.text)")
-            #expect(took > .milliseconds(1_500) && took < .seconds(3), "the 2 s timeout fired after \(took.milliseconds)")
+            #expect(
+                end.outcome.timedOut, "the queued request ended with \(end.outcome.status ?? 0) \(end.outcome.text)")
+            #expect(
+                took > .milliseconds(1_500) && took < .seconds(3), "the 2 s timeout fired after \(took.milliseconds)")
             let error = end.outcome.error ?? ""
             #expect(error.contains("GET https://api.example.com/queued timed out"), "\(error)")
-            #expect(error.contains("held all 32 of its threads: GET https://api.example.com/stuck (running"), "\(error)")
+            #expect(
+                error.contains("held all 32 of its threads: GET https://api.example.com/stuck (running"), "\(error)")
             let failure = mocks.failures.first { $0.message.contains("api.example.com/queued") }
             #expect(failure?.message == error, "the test's failure: \(mocks.failures.map(\.message))")
         }

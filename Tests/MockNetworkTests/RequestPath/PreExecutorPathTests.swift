@@ -51,7 +51,8 @@ extension TimingSensitive {
                 return .text("async")
             }
 
-            let sync = Timed(URLRequest(url: try #require(URL(string: "https://api.example.com/sync"))), on: mocks.session)
+            let sync = Timed(
+                URLRequest(url: try #require(URL(string: "https://api.example.com/sync"))), on: mocks.session)
             #expect(await sync.ended(upTo: 5), "the synchronous handler did not answer beside the blocked pool")
             #expect(sync.end?.outcome.text == "sync", "\(sync.end?.outcome.error ?? "")")
 
@@ -62,15 +63,18 @@ extension TimingSensitive {
             let end = try #require(starved.end)
             let took = end.at - starved.started
             #expect(end.outcome.timedOut, "it ended with \(end.outcome.status ?? 0) \(end.outcome.text)")
-            #expect(took > .milliseconds(1_500) && took < .seconds(3), "the 2 s timeout fired after \(took.milliseconds)")
+            #expect(
+                took > .milliseconds(1_500) && took < .seconds(3), "the 2 s timeout fired after \(took.milliseconds)")
             let error = end.outcome.error ?? ""
             #expect(error.contains("GET https://api.example.com/async timed out"), "\(error)")
             #expect(error.contains("for Swift concurrency's pool to run it"), "\(error)")
-            #expect(error.contains("Await the request in the test instead, or register a synchronous handler"), "\(error)")
+            #expect(
+                error.contains("Await the request in the test instead, or register a synchronous handler"), "\(error)")
             #expect(mocks.failures.map(\.message) == [error])
 
             gate.open()
-            let freed = Timed(URLRequest(url: try #require(URL(string: "https://api.example.com/async"))), on: mocks.session)
+            let freed = Timed(
+                URLRequest(url: try #require(URL(string: "https://api.example.com/async"))), on: mocks.session)
             #expect(await freed.ended(upTo: 5), "the async handler did not answer once the pool was free")
             #expect(freed.end?.outcome.text == "async", "\(freed.end?.outcome.error ?? "")")
             #expect(onPool.current == true, "the async handler ran on the registry's threads, not the pool")
@@ -90,11 +94,13 @@ extension TimingSensitive {
             defer { runner.finish() }
             mocks.handlerRunner = runner
             mocks.register("https://api.example.com/sync") { _ in .text("sync") }
-            let sync = Timed(URLRequest(url: try #require(URL(string: "https://api.example.com/sync"))), on: mocks.session)
+            let sync = Timed(
+                URLRequest(url: try #require(URL(string: "https://api.example.com/sync"))), on: mocks.session)
             #expect(await sync.ended(upTo: 10), "the synchronous handler did not answer beside the blocked pool")
             let end = try #require(sync.end)
             #expect(end.outcome.text == "sync", "\(end.outcome.error ?? "")")
-            #expect(end.at - sync.started > .seconds(1.5), "it answered before the 2 s fallback: the pool was not blocked")
+            #expect(
+                end.at - sync.started > .seconds(1.5), "it answered before the 2 s fallback: the pool was not blocked")
         }
     }
 }

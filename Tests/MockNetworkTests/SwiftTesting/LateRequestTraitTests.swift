@@ -79,7 +79,8 @@ import Testing
             try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
                 let mocks = MockRegistry.current
                 mocks.register(.url(url)) { _ in .streamed((1...1_000).map(String.init), every: .milliseconds(100)) }
-                let streaming = URLSession(configuration: mocks.session.configuration, delegate: delegate, delegateQueue: nil)
+                let streaming = URLSession(
+                    configuration: mocks.session.configuration, delegate: delegate, delegateQueue: nil)
                 session.update { $0 = streaming }
                 streaming.dataTask(with: url).resume()
                 _ = await onOwnThread { delegate.firstPiece.wait(for: 1, upTo: 10) }

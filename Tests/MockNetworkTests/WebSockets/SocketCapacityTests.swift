@@ -65,7 +65,8 @@ extension TimingSensitive {
         private static func plainLatency(_ label: String) async throws -> Duration {
             let mocks = MockRegistry()
             mocks.register("https://plain.example.com/\(label)") { _ in .text(label) }
-            let timed = Timed(URLRequest(url: try #require(URL(string: "https://plain.example.com/\(label)"))), on: mocks.session)
+            let timed = Timed(
+                URLRequest(url: try #require(URL(string: "https://plain.example.com/\(label)"))), on: mocks.session)
             #expect(await timed.ended(upTo: 40), "the \(label) request was not answered within 40 s")
             let end = try #require(timed.end)
             #expect(end.outcome.text == label, "\(end.outcome.error ?? "")")

@@ -15,7 +15,9 @@ import Testing
         var admitted: [Int] = []
         for _ in 0..<40 {
             let mocks = MockRegistry()
-            mocks.webSocket("wss://api.example.com/feed") { socket in _ = try await socket.receive(timeout: .seconds(10)) }
+            mocks.webSocket("wss://api.example.com/feed") { socket in
+                _ = try await socket.receive(timeout: .seconds(10))
+            }
             let server = try MockServer(
                 serving: mocks, as: ["https://api.example.com"], limits: HTTPServerLimits(maxWebSockets: 1))
             defer { server.stop() }
@@ -76,7 +78,9 @@ import Testing
                                 }
                             }
                         }.get()
-                        let failed = mocks.failures.contains { $0.message.contains("was still open when the test ended") }
+                        let failed = mocks.failures.contains {
+                            $0.message.contains("was still open when the test ended")
+                        }
                         return (code, mocks.webSockets.count, failed)
                     }
                 }

@@ -10,7 +10,9 @@ import Testing
     private static func residentBytes() -> Int? {
         guard let data = FileManager.default.contents(atPath: "/proc/self/status") else { return nil }
         let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
-        let kilobytes = line.flatMap { Int($0.dropFirst("VmRSS:".count).dropLast(3).trimmingCharacters(in: .whitespaces)) }
+        let kilobytes = line.flatMap {
+            Int($0.dropFirst("VmRSS:".count).dropLast(3).trimmingCharacters(in: .whitespaces))
+        }
         return kilobytes.map { $0 * 1024 }
     }
 
