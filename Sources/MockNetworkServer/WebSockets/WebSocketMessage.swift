@@ -54,7 +54,12 @@ public enum WebSocketMessage: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     }
 }
 
-/// A WebSocket close code (RFC 6455, 7.4).
+/// A WebSocket close code (RFC 6455, 7.4): one of the codes below by name, or an application's own
+/// (3000–4999) by its number, as a server closes a socket for a reason of the app's:
+///
+/// ```swift
+/// await socket.close(WebSocketCloseCode(rawValue: 4001), reason: "session expired")
+/// ```
 public struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The code's number.
     public let rawValue: UInt16

@@ -1,0 +1,56 @@
+import Foundation
+import MockNetwork
+
+// What tests write first, taken as they write it: plain text to send, seconds as numbers, and the
+// `ws://` URL of a path on the server.
+
+extension MockWebSocket {
+    /// Sends `text` as a text message: `send("ready")` or `send(someString)`.
+    public func send(_ text: String) async {
+        await send(.text(text))
+    }
+
+    /// The client's next message, within `seconds`: `receive(timeout: 5)`, as the `Duration` form.
+    public func receive(timeout seconds: TimeInterval) async throws -> WebSocketMessage {
+        try await receive(timeout: .milliseconds(Int64((seconds * 1000).rounded())))
+    }
+
+    /// Returns once the client closed the socket, within `seconds`: `awaitClosed(timeout: 5)`.
+    public func awaitClosed(timeout seconds: TimeInterval) async throws {
+        try await awaitClosed(timeout: .milliseconds(Int64((seconds * 1000).rounded())))
+    }
+}
+
+extension MockRegistry {
+    /// The next socket a client opens, within `seconds`: `nextWebSocket(timeout: 5)`.
+    public func nextWebSocket(
+        timeout seconds: TimeInterval,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) async throws -> MockWebSocket {
+        try await nextWebSocket(
+            timeout: .milliseconds(Int64((seconds * 1000).rounded())), fileID: fileID, filePath: filePath,
+            line: line, column: column)
+    }
+
+    /// The next message a client sends on any of the registry's sockets, within `seconds`:
+    /// `nextWebSocketMessage(timeout: 5)`.
+    public func nextWebSocketMessage(
+        timeout seconds: TimeInterval,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) async throws -> (message: WebSocketMessage, socket: MockWebSocket) {
+        try await nextWebSocketMessage(
+            timeout: .milliseconds(Int64((seconds * 1000).rounded())), fileID: fileID, filePath: filePath,
+            line: line, column: column)
+    }
+}
+
+extension MockServer {
+    /// The `ws://` URL of `path` on this server, for a client to open a socket on:
+    /// `server.webSocketURL("/chat")` is `ws://127.0.0.1:<port>/chat`.
+    public func webSocketURL(_ path: String) -> URL {
+        let http = url(path)
+        guard var components = URLComponents(url: http, resolvingAgainstBaseURL: false) else { return http }
+        components.scheme = "ws"
+        return components.url ?? http
+    }
+}

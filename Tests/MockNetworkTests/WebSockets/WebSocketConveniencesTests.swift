@@ -1,0 +1,55 @@
+import Foundation
+import MockNetwork
+import MockNetworkServer
+import XCTest
+
+/// Sockets take what tests write first: a URL in a `String` or `URL` constant, plain text to send,
+/// seconds as numbers, and the `ws://` URL of a path on the server.
+final class WebSocketConveniencesTests: XCTestCase {
+    func testAURLOrStringConstantRegistersEachForm() async throws {
+        let chat = "wss://api.example.com/chat"
+        let feed = try XCTUnwrap(URL(string: "wss://api.example.com/feed"))
+        let mocks = MockRegistry()
+        mocks.webSocket(chat) { socket in
+            let message = try await socket.receive(timeout: 5)
+            await socket.send("echo: \(message)")
+        }
+        mocks.webSocket(feed, onOpen: ["ready"], replies: [:])
+        try await withSocket(mocks, path: "/chat") { client, _ in
+            client.sendText("hi")
+            let echo = try client.readFrame()
+            XCTAssertEqual(echo.text, #"echo: "hi""#)
+            client.sendClose(1000)
+        }
+        try await withSocket(mocks, path: "/feed") { client, _ in
+            XCTAssertEqual(try client.readFrame().text, "ready")
+            client.sendClose(1000)
+        }
+        XCTAssertEqual(mocks.webSockets.map(\.url.absoluteString), [chat, feed.absoluteString])
+    }
+
+    func testATestDrivenSocketWithSecondsAndPlainText() async throws {
+        let mocks = MockRegistry()
+        let game = "wss://api.example.com/game"
+        mocks.webSocket(game)
+        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
+        defer { server.stop() }
+        XCTAssertEqual(server.webSocketURL("/game?room=1").absoluteString, "ws://127.0.0.1:\(server.port)/game?room=1")
+        try await withWatchdog(30) {
+            let client = try RawWebSocketClient(port: server.port, path: "/game")
+            defer { client.close() }
+            async let opened = offThread { try client.readHandshake().status }
+            let socket = try await mocks.nextWebSocket(timeout: 5)
+            let status = try await opened
+            XCTAssertEqual(status, 101)
+            await socket.send("your turn")
+            let frame = try await offThread { try client.readFrame().text }
+            XCTAssertEqual(frame, "your turn")
+            client.sendText("e2e4")
+            let (move, _) = try await mocks.nextWebSocketMessage(timeout: 5)
+            XCTAssertEqual(move, "e2e4")
+            client.sendClose(1000)
+            try await socket.awaitClosed(timeout: 5)
+        }
+    }
+}
