@@ -6,6 +6,7 @@
 //     swift run -c release MockNetworkBenchmark profile ROW COUNT
 //     swift run -c release MockNetworkBenchmark server [REQUESTS]   rows 12 to 14 only
 //     swift run -c release MockNetworkBenchmark server-profile SERVER CONNECTIONS COUNT   for callgrind
+//     swift run -c release MockNetworkBenchmark echo-server SECONDS   a WebSocket echo for scripts/autobahn
 //
 // All rows come from one run, so their ratios compare like with like; absolute figures
 // swing 2-3x between runs on a shared machine. One file per group of rows: RequestRows (1 to 3t,
@@ -30,6 +31,10 @@ if arguments.count == 5, arguments[1] == "server-profile", let connections = Int
 {
     try serverProfile(server: arguments[2], connections: connections, count: count)
     exit(0)
+}
+
+if arguments.count == 3, arguments[1] == "echo-server", let seconds = Int(arguments[2]) {
+    try serveEcho(seconds: seconds)
 }
 
 if arguments.count >= 2, arguments[1] == "server" {

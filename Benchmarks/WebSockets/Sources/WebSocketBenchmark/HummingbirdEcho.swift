@@ -16,10 +16,10 @@ struct RunningServer: Sendable {
 enum EchoServers {
     /// hummingbird-websocket's echo: a Hummingbird `Application` with a WebSocket route on
     /// `127.0.0.1:0` whose handler writes back every message it reads, text as text, binary as binary.
-    static func hummingbird() async throws -> RunningServer {
+    static func hummingbird(maxSize: Int = 1 << 20) async throws -> RunningServer {
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.ws("/echo") { inbound, outbound, _ in
-            for try await message in inbound.messages(maxSize: 1 << 20) {
+            for try await message in inbound.messages(maxSize: maxSize) {
                 switch message {
                 case .text(let text): try await outbound.write(.text(text))
                 case .binary(let bytes): try await outbound.write(.binary(bytes))
@@ -29,7 +29,11 @@ enum EchoServers {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         var app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            // Frames up to `maxSize` too, and text checked as UTF-8 (as MockServer does), so both
+            // servers do the same work; no automatic pings, which a conformance suite does not expect.
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: router,
+                configuration: .init(ws: .init(maxFrameSize: maxSize, autoPing: .disabled, validateUTF8: true))),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)

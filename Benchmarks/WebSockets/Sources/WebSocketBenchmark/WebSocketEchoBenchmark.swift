@@ -10,7 +10,10 @@ import Foundation
 /// over 1 socket and over 8 (a thread each), measured by the same blocking client in interleaved
 /// rounds.
 ///
-/// Usage: `WebSocketBenchmark [seconds per row, default 2] [rounds, at least 3, default 5]`.
+/// Usage: `WebSocketBenchmark [seconds per row, default 2] [rounds, at least 3, default 5]`, or
+/// `WebSocketBenchmark serve SECONDS` to run both echo servers (messages up to 16 MiB) for a
+/// conformance suite: it prints each one's URL, a line each (`Hummingbird ws://127.0.0.1:…/echo`),
+/// then serves until the time has passed (`scripts/autobahn --compare` puts their reports side by side).
 @main
 enum WebSocketEchoBenchmark {
     /// One row of the table: a server and a number of sockets.
@@ -28,6 +31,24 @@ enum WebSocketEchoBenchmark {
     /// Runs the rounds and prints the table; exits non-zero when a server could not be measured.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.count == 2, arguments[0] == "serve", let seconds = Double(arguments[1]), seconds > 0 {
+            do {
+                let servers = [
+                    ("Hummingbird", try await EchoServers.hummingbird(maxSize: 16 << 20)),
+                    ("MockServer", try await EchoServers.mockServer()),
+                ]
+                for (name, server) in servers {
+                    // Written at once, not buffered: a script reads the URLs while this serves.
+                    FileHandle.standardOutput.write(Data("\(name) ws://127.0.0.1:\(server.port)\(server.path)\n".utf8))
+                }
+                try await Task.sleep(for: .seconds(seconds))
+                withExtendedLifetime(servers) {}  // a MockServer stops when released
+            } catch {
+                print("WebSocketBenchmark failed: \(error)")
+                exit(1)
+            }
+            exit(0)
+        }
         let rowSeconds = arguments.count > 0 ? Double(arguments[0]) : 2
         let rounds = arguments.count > 1 ? Int(arguments[1]) : 5
         guard let rowSeconds, let rounds, rowSeconds > 0, rowSeconds <= 60, rounds >= 3, rounds <= 50,
