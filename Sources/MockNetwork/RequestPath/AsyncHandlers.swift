@@ -16,12 +16,12 @@ extension MockURLProtocol {
             return
         }
         let this = WeakProtocol(self)
-        let what = "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")"
+        let request = request
         waitForThread()
         registry.runUserCode { [chain] in
             // A request that ended while it waited (its timeout, a cancel) runs no handler.
             guard this.value?.gotThread() == true else { return }
-            let token = registry.share.started(what)
+            let token = registry.share.started(request)
             defer { registry.share.ended(token) }
             var chain = chain
             if let answer = registry.answer(&chain) {
@@ -45,12 +45,11 @@ extension MockURLProtocol {
         }
         let this = WeakProtocol(self)
         let request = picked.recorded.request
-        let what = "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")"
         waitForThread()
         registry.runAsyncUserCode(
             {
                 guard this.value?.gotThread() == true else { return }
-                let token = registry.share.started(what)
+                let token = registry.share.started(request)
                 let result: Result<MockRegistry.Reply, any Error>
                 do {
                     result = .success(try await responder(request))

@@ -1,6 +1,10 @@
 import Dispatch
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Where a registry's handlers run when not on MockNetwork's own threads: the `.mockNetwork`
 /// trait's ``TestTaskRunner`` runs them in the test's task tree.
 package protocol HandlerRunner: Sendable {
@@ -18,16 +22,17 @@ package final class HandlerShare: Sendable {
     /// The stand-in for the pool, an `any TaskExecutor` (a type a stored property cannot name before
     /// macOS 15).
     private let standIn = Locked<(any Sendable)?>(nil)
-    /// The requests whose handlers run now, by token: what a request queued behind them names.
-    private let running = Locked<(next: Int, handlers: [Int: (what: String, since: DispatchTime)])>((0, [:]))
+    /// The requests whose handlers run now, by token: what a request queued behind them names. The
+    /// request is kept as it is (its text is made only for such a message, never per request).
+    private let running = Locked<(next: Int, handlers: [Int: (request: URLRequest, since: DispatchTime)])>((0, [:]))
 
     package init() {}
 
-    /// Notes that the handler of `what` (a request's method and URL) runs from now, until ``ended(_:)``.
-    func started(_ what: String) -> Int {
+    /// Notes that the handler of `request` runs from now, until ``ended(_:)``.
+    func started(_ request: URLRequest) -> Int {
         running.withLock { running in
             running.next += 1
-            running.handlers[running.next] = (what, .now())
+            running.handlers[running.next] = (request, .now())
             return running.next
         }
     }
@@ -43,7 +48,8 @@ package final class HandlerShare: Sendable {
         let handlers = running.withLock { Array($0.handlers.values) }.sorted { $0.since < $1.since }
         let names = handlers.prefix(limit).map { handler in
             let seconds = Double(now - handler.since.uptimeNanoseconds) / 1e9
-            return "\(handler.what) (running \(String(format: "%.1f", seconds)) s)"
+            let what = "\(handler.request.httpMethod ?? "GET") \(handler.request.url?.absoluteString ?? "")"
+            return "\(what) (running \(String(format: "%.1f", seconds)) s)"
         }
         return (names, handlers.count - names.count)
     }
@@ -88,10 +94,10 @@ package final class HandlerShare: Sendable {
 ///
 /// On Linux every session's work is serialized on one queue that `startLoading` runs on, so a
 /// handler run there that blocks stalls every session in the process, and one that makes a
-/// request traps in `dispatch_sync`. Each handler runs on a thread of ``HandlerPool``'s instead,
-/// threads of MockNetwork's own, so a handler that sleeps or waits on a nested request delays no
-/// other handler, and no number of blocked handlers uses up Dispatch's threads, which the whole
-/// process (Foundation's queue, timers) shares.
+/// request traps in `dispatch_sync`. Each handler runs on a thread of ``HandlerPool``'s instead
+/// (Dispatch's up to a budget, then threads of MockNetwork's own), so a handler that sleeps or waits
+/// on a nested request delays no other handler, and no number of blocked handlers uses up Dispatch's
+/// threads, which the whole process (Foundation's queue, timers) shares.
 enum HandlerThreads {
     /// Runs `work` on a thread of `share`'s; whether it started at once (`false`: it waits its turn).
     @discardableResult

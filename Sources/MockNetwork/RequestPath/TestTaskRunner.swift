@@ -143,7 +143,7 @@ package final class TestTaskRunner: HandlerRunner {
 }
 
 /// The executor `async` handlers (and the trait's handlers, and sockets') run on: each job on a
-/// thread of its registry's ``HandlerShare`` (threads of ``HandlerPool``'s, not Dispatch's), so a
+/// thread of its registry's ``HandlerShare`` (``HandlerPool``'s: at most 64 of Dispatch's in all, then threads of its own), so a
 /// handler may sleep, or wait for a nested request, without delaying any other registry's, and no
 /// number of blocked handlers uses up the process's Dispatch threads: a share runs at most
 /// ``HandlerPool/shareWidth`` jobs at once, and the others wait their turn. A job that suspends frees
