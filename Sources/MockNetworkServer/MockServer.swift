@@ -134,6 +134,8 @@ public final class MockServer: Sendable, StopsWithTest {
         url = server.baseURL
         port = server.port
         registry.stopWithTest(self)
+        // The registry's sockets' book, so a socket no handler matches is shown the socket's fix.
+        _ = WebSocketBook.of(registry)
     }
 
     deinit { stop() }

@@ -142,6 +142,9 @@ extension MockRegistry.Core {
                     + "or require only the items that matter, .url(\"\(MockRegistry.shortened(path))\", query: .ignored)"
                     + ".query([\"name\": \"value\"])."
             )
+        } else if let example = switchedExchanges?.unmatchedExample(for: request.request, shown: shown) {
+            // A request to switch protocols (a socket's handshake): the product's registration for it.
+            lines.append("Fix: register one for this URL, e.g. \(example), or correct the URL the client builds.")
         } else {
             lines.append(
                 "Fix: register a handler for this URL, e.g. register(\"\(shown)\") { _ in .status(200) }, "

@@ -129,6 +129,9 @@ package protocol SwitchedExchanges: AnyObject, Sendable {
     var field: String { get }
     /// The messages of the exchange `id` names, in order; `nil` for no such exchange.
     func messages(of id: String) -> [SwitchedMessage]?
+    /// The registration the unmatched report's fix shows for `request` (its URL shown as `url`), when
+    /// it asked to switch to this product's protocol (a socket's handshake); `nil` for any other.
+    func unmatchedExample(for request: URLRequest, shown url: String) -> String?
 }
 
 extension MockRegistry {
@@ -139,8 +142,17 @@ extension MockRegistry {
     }
 
     /// The setting's box: a setting is keyed by its concrete type.
-    private struct SwitchedExchangesSetting: Sendable {
+    struct SwitchedExchangesSetting: Sendable {
         let exchanges: (any SwitchedExchanges)?
+    }
+}
+
+extension MockRegistry.Core {
+    /// The registry's exchanges that switched protocols, if a product keeps any (for the core's own
+    /// reports).
+    var switchedExchanges: (any SwitchedExchanges)? {
+        let setting = settings.withLock { $0[ObjectIdentifier(MockRegistry.SwitchedExchangesSetting.self)] }
+        return (setting as? MockRegistry.SwitchedExchangesSetting)?.exchanges
     }
 }
 

@@ -94,13 +94,13 @@ final class HandlerPool: Sendable {
     func run(_ work: @escaping @Sendable () -> Void, in share: HandlerShare) -> Bool {
         let key = ObjectIdentifier(share)
         guard state.withLock({ $0.start(key, work, width: shareWidth) }) else { return false }
-        launch(work, key)
+        startWork(work, key)
         return true
     }
 
     /// Runs `work`, already counted in its share, then its share's next: on a Dispatch thread within
     /// the budget, else on an idle thread of MockNetwork's own, else on a new one.
-    private func launch(_ work: @escaping @Sendable () -> Void, _ share: ObjectIdentifier) {
+    private func startWork(_ work: @escaping @Sendable () -> Void, _ share: ObjectIdentifier) {
         let place = state.withLock { state -> Worker?? in
             if state.onDispatch < Self.dispatchBudget {
                 state.onDispatch += 1
@@ -133,7 +133,7 @@ final class HandlerPool: Sendable {
         work()
         // Work that waited meanwhile goes on on a thread of its own; the caller's thread is its own.
         guard let next = state.withLock({ $0.end(key) }) else { return }
-        launch(next, key)
+        startWork(next, key)
     }
 
     /// `worker` ended one of `share`'s: its share's next work for it to run, or `nil`, and it is idle.

@@ -57,7 +57,7 @@ extension MockRegistry {
     ///
     /// - Parameters:
     ///   - match: the sockets to answer.
-    ///   - subprotocols: the subprotocols the script speaks (see ``webSocket(_:subprotocols:fileID:filePath:line:column:_:)``).
+    ///   - subprotocols: the subprotocols the script speaks (see the handler form of `webSocket(_:subprotocols:_:)`).
     ///   - onOpen: the messages sent as soon as a socket opens, in order.
     ///   - replies: for each message the client may send, the messages sent back, in order.
     ///   - fileID: where the registration is, for failures that point at it; leave the default.
@@ -77,12 +77,12 @@ extension MockRegistry {
     }
 
     /// Accepts the WebSockets `match` describes and leaves each to the test, which takes it with
-    /// ``nextWebSocket(timeout:fileID:filePath:line:column:)`` and sends, reads and closes when it
+    /// `nextWebSocket(timeout:)` and sends, reads and closes when it
     /// chooses.
     ///
     /// - Parameters:
     ///   - match: the sockets to accept.
-    ///   - subprotocols: the subprotocols the test speaks (see ``webSocket(_:subprotocols:fileID:filePath:line:column:_:)``).
+    ///   - subprotocols: the subprotocols the test speaks (see the handler form of `webSocket(_:subprotocols:_:)`).
     ///   - fileID: where the registration is, for failures that point at it; leave the default.
     ///   - filePath: where the registration is; leave the default.
     ///   - line: where the registration is; leave the default.

@@ -200,6 +200,11 @@ final class WebSocketBook: SwitchedExchanges, StopsWithTest {
         return []
     }
 
+    func unmatchedExample(for request: URLRequest, shown url: String) -> String? {
+        guard request.value(forHTTPHeaderField: "Sec-WebSocket-Key") != nil else { return nil }
+        return "webSocket(\"\(url)\") { socket in for try await message in socket.messages { … } }"
+    }
+
     func clientSent(_ message: WebSocketMessage, number: Int, on socket: MockWebSocket) {
         messages.append((socket, number, message))
     }

@@ -53,3 +53,18 @@ final class WebSocketConveniencesTests: XCTestCase {
         }
     }
 }
+
+/// A socket no registration matches fails the test with a fix that registers a socket, not an HTTP
+/// handler.
+final class UnmatchedWebSocketFixTests: XCTestCase {
+    func testAnUnmatchedSocketsFixShowsASocketRegistration() async throws {
+        let mocks = MockRegistry()
+        try await withSocket(mocks, path: "/chat", expectStatus: 404) { _, _ in }
+        let failure = try XCTUnwrap(mocks.takeFailures().first?.message)
+        XCTAssertTrue(failure.contains("no handler for GET wss://api.example.com/chat"), failure)
+        XCTAssertTrue(
+            failure.contains(
+                #"Fix: register one for this URL, e.g. webSocket("wss://api.example.com/chat") { socket in "#),
+            failure)
+    }
+}
