@@ -137,7 +137,7 @@ package protocol SwitchedExchanges: AnyObject, Sendable {
 extension MockRegistry {
     /// The registry's exchanges that switched protocols, if a product keeps any.
     package var switchedExchanges: (any SwitchedExchanges)? {
-        get { setting(SwitchedExchangesSetting.self)?.exchanges }
+        get { core.switchedExchanges }
         set { set(SwitchedExchangesSetting(exchanges: newValue)) }
     }
 

@@ -55,7 +55,7 @@ package final class TestTaskRunner: HandlerRunner {
 
     /// Runs `work` in a task of the test's.
     package func submit(_ work: @escaping @Sendable () -> Void) {
-        submit(Job(work))
+        submit(Job(work, scope: scope.withLock { $0 }))
     }
 
     /// Runs `work`, an `async` handler's, in a task of the test's, and hands that task to
@@ -63,7 +63,7 @@ package final class TestTaskRunner: HandlerRunner {
     package func submit(
         _ work: @escaping @Sendable () async -> Void, started: @escaping @Sendable (Task<Void, Never>) -> Void
     ) {
-        submit(Job(work, started: started))
+        submit(Job(work, started: started, scope: scope.withLock { $0 }))
     }
 
     /// Handlers submitted from now run inside `scope` (`nil`: none): the testing module binds task-local
@@ -73,7 +73,6 @@ package final class TestTaskRunner: HandlerRunner {
     }
 
     private func submit(_ job: Job) {
-        job.scope = scope.withLock { $0 }
         if case .terminated = continuation.yield(job) {
             // The test has ended: its handlers still answer, outside it.
             job.runOutside(in: share)
@@ -95,22 +94,20 @@ package final class TestTaskRunner: HandlerRunner {
         private let asyncWork: (@Sendable () async -> Void)?
         private let onStart: (@Sendable (Task<Void, Never>) -> Void)?
         private let claimed = ClaimFlag()
-        private let scopeBox = Locked<JobScope?>(nil)
+        /// What the work runs inside (``TestTaskRunner/setJobScope(_:)``).
+        private let scope: JobScope?
 
-        /// What the work runs inside, set once before it is queued.
-        var scope: JobScope? {
-            get { scopeBox.withLock { $0 } }
-            set { scopeBox.withLock { $0 = newValue } }
-        }
-
-        init(_ work: @escaping @Sendable () -> Void) {
+        init(_ work: @escaping @Sendable () -> Void, scope: JobScope?) {
             self.work = work
-            (asyncWork, onStart) = (nil, nil)
+            (asyncWork, onStart, self.scope) = (nil, nil, scope)
         }
 
-        init(_ work: @escaping @Sendable () async -> Void, started: @escaping @Sendable (Task<Void, Never>) -> Void) {
+        init(
+            _ work: @escaping @Sendable () async -> Void, started: @escaping @Sendable (Task<Void, Never>) -> Void,
+            scope: JobScope?
+        ) {
             self.work = {}
-            (asyncWork, onStart) = (work, started)
+            (asyncWork, onStart, self.scope) = (work, started, scope)
         }
 
         /// Runs the work in the task that claimed it.

@@ -12,12 +12,12 @@ extension MockWebSocket {
 
     /// The client's next message, within `seconds`: `receive(timeout: 5)`, as the `Duration` form.
     public func receive(timeout seconds: TimeInterval) async throws -> WebSocketMessage {
-        try await receive(timeout: .milliseconds(Int64((seconds * 1000).rounded())))
+        try await receive(timeout: .seconds(seconds))
     }
 
     /// Returns once the client closed the socket, within `seconds`: `awaitClosed(timeout: 5)`.
     public func awaitClosed(timeout seconds: TimeInterval) async throws {
-        try await awaitClosed(timeout: .milliseconds(Int64((seconds * 1000).rounded())))
+        try await awaitClosed(timeout: .seconds(seconds))
     }
 }
 
@@ -28,7 +28,7 @@ extension MockRegistry {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) async throws -> MockWebSocket {
         try await nextWebSocket(
-            timeout: .milliseconds(Int64((seconds * 1000).rounded())), fileID: fileID, filePath: filePath,
+            timeout: .seconds(seconds), fileID: fileID, filePath: filePath,
             line: line, column: column)
     }
 
@@ -39,7 +39,7 @@ extension MockRegistry {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) async throws -> (message: WebSocketMessage, socket: MockWebSocket) {
         try await nextWebSocketMessage(
-            timeout: .milliseconds(Int64((seconds * 1000).rounded())), fileID: fileID, filePath: filePath,
+            timeout: .seconds(seconds), fileID: fileID, filePath: filePath,
             line: line, column: column)
     }
 }
