@@ -173,7 +173,7 @@ extension MockRegistry {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> RequestGate {
         hold(
-            method.map { RequestMatch.url(url).method($0) } ?? .url(url), fileID: fileID, filePath: filePath,
+            RequestMatch.exactly(url, method: method), fileID: fileID, filePath: filePath,
             line: line, column: column)
     }
 

@@ -65,15 +65,8 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
     /// Parts a multipart body must have.
     var parts: [PartRule] = []
 
-    /// Requests for `url`; `query` says how its query must match.
-    ///
-    /// A path with `{name}` segments is a template: `"https://api.example.com/v1/users/{id}"`
-    /// matches `/v1/users/42`, and a handler that takes `(request, parameters)` reads
-    /// `parameters["id"]` (`"42"`, percent-decoded). `{name}` matches one whole, non-empty segment
-    /// and never a `/`; a last segment `{name*}` matches the rest of the path. A template's query
-    /// items must be present, others may be too; `query` does not apply to it. A literal segment
-    /// outranks a parameter, and a template outranks a host pattern.
-    public static func url(_ url: String, query: Query = .exact) -> RequestMatch {
+    /// The match of `url`, a URL's text (what `url(_:query:)` makes of a `String` or a `URL`).
+    static func matching(url: String, query: Query) -> RequestMatch {
         if let template = template(url) { return template }
         guard let absolute = URLKeys.absoluteString(url) else { return RequestMatch(target: .invalid(url)) }
         return RequestMatch(target: .url(absolute, query))
@@ -87,21 +80,13 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
         return copy
     }
 
-    /// Requests for `url`; `query` says how its query must match.
-    public static func url(_ url: URL, query: Query = .exact) -> RequestMatch {
-        // Through the text, so that a relative URL is reported as the text form reports it.
-        .url(url.absoluteString, query: query)
-    }
-
     /// Exactly `url`, and `method` when one is given.
-    static func url(_ url: URL, method: String?) -> RequestMatch {
+    static func exactly(_ url: String, method: String?) -> RequestMatch {
         method.map { RequestMatch.url(url).method($0) } ?? .url(url)
     }
 
-    /// Requests to any host matching `host`, and when given, a path matching `path`. In both,
-    /// `*` stands for any run of characters: `"*.example.com"`, `"/v1/users/*"`. Any scheme and query.
-    /// A `path` with `{name}` segments is a template, as for a URL (see `url(_:query:)`): `"/v1/users/{id}"`.
-    public static func host(_ host: String, path: String? = nil) -> RequestMatch {
+    /// The match of a host pattern and a path pattern or template (see `host(_:path:)`).
+    static func matching(host: String, path: String?) -> RequestMatch {
         if let path, PathTemplate.isTemplate(path) {
             switch PathTemplate.parse(path) {
             case .success(let template):

@@ -39,11 +39,11 @@ extension MockRegistering {
     @discardableResult
     // `{ request, _ in }` fits (request, operation) too: name the type, `(request, parameters: RouteParameters)`.
     public func register(
-        _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
+        _ match: any RequestMatchConvertible, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ handler: @escaping @Sendable (URLRequest, RouteParameters) throws -> MockResponse
     ) -> MockRoute {
-        let match = match.method(method)
+        let match = match.requestMatch.method(method)
         return mockRegistry.add(
             match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             [.sync { .mock(try handler($0, RouteParameters(match, $0.url))) }], repeatsLast: true)
@@ -54,11 +54,11 @@ extension MockRegistering {
     @discardableResult
     // `{ request, _ in }` fits (request, operation) too: name the type, `(request, parameters: RouteParameters)`.
     public func register(
-        _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
+        _ match: any RequestMatchConvertible, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ handler: @escaping @Sendable (URLRequest, RouteParameters) async throws -> MockResponse
     ) -> MockRoute {
-        let match = match.method(method)
+        let match = match.requestMatch.method(method)
         return mockRegistry.add(
             match, expectedCalls, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             [.async { .mock(try await handler($0, RouteParameters(match, $0.url))) }], repeatsLast: true)

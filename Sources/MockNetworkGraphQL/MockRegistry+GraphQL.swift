@@ -8,7 +8,7 @@ import MockNetwork
 /// Registering handlers that read the GraphQL operation a request carries: GraphQL's own kind of
 /// handler, added to every ``MockRegistering`` type as the core's kinds are.
 extension MockRegistering {
-    /// Answers requests that `match` describes (typically ``RequestMatch/graphQL(_:type:variables:allVariables:)``)
+    /// Answers requests that `match` describes (typically `.graphQL(_:type:variables:allVariables:)`)
     /// with a handler that also gets the request's GraphQL operation: its name, type, document,
     /// variables and extensions.
     ///
@@ -29,12 +29,12 @@ extension MockRegistering {
     @discardableResult
     // `{ request, _ in }` fits (request, parameters) too: name the type, `(request, operation: GraphQLOperation)`.
     public func register(
-        _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
+        _ match: any RequestMatchConvertible, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ handler: @escaping @Sendable (URLRequest, GraphQLOperation) throws -> MockResponse
     ) -> MockRoute {
         mockRegistry.add(
-            match.method(method), expectedCalls,
+            match.requestMatch.method(method), expectedCalls,
             SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             routeResponders: [
                 .readingBody(isAsync: false) { read in
@@ -48,12 +48,12 @@ extension MockRegistering {
     @discardableResult
     // `{ request, _ in }` fits (request, parameters) too: name the type, `(request, operation: GraphQLOperation)`.
     public func register(
-        _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
+        _ match: any RequestMatchConvertible, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ handler: @escaping @Sendable (URLRequest, GraphQLOperation) async throws -> MockResponse
     ) -> MockRoute {
         mockRegistry.add(
-            match.method(method), expectedCalls,
+            match.requestMatch.method(method), expectedCalls,
             SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             routeResponders: [
                 .readingBody(isAsync: true) { read in

@@ -5,7 +5,7 @@ import MockNetwork
     import FoundationNetworking
 #endif
 
-/// Matching the GraphQL operation a request carries: ``RequestMatch/graphQL(_:type:variables:allVariables:)``,
+/// Matching the GraphQL operation a request carries: `.graphQL(_:type:variables:allVariables:)`,
 /// a rule of the core's content kind (`GraphQLContent`).
 extension RequestMatch {
     /// What a GraphQL match asks of a request's operation.
@@ -26,40 +26,6 @@ extension RequestMatch {
 
         /// `query GetUser`, `operation GetUser`, `mutation (any name)`.
         var shownName: String { "\(type?.rawValue ?? "operation") \(name ?? "(any name)")" }
-    }
-
-    /// Requests that carry one GraphQL operation (a `POST`'s JSON, a `GET`'s query items, an upload's
-    /// `operations` field) with this name and type, whose variables hold `variables` (compared as
-    /// JSON; others may be there too), or are exactly `variables` with `allVariables`.
-    ///
-    /// ```swift
-    /// mocks.register(.graphQL("GetUser", variables: ["id": "7"])) { request, operation in
-    ///     .graphQL(data: #"{"user": {"id": "7", "name": "Ada"}}"#, for: request)
-    /// }
-    /// ```
-    ///
-    /// Any URL, unless narrowed with `at(_:)`. A GraphQL match outranks every match that
-    /// reads no operation (an app sends all of them to one URL); among GraphQL matches, one at an
-    /// endpoint outranks one at any URL, and a name outranks variables, which outrank a type.
-    /// A batch (a JSON array of operations) matches none here: a handler answers one operation, and
-    /// a batch no handler answers whole is answered operation by operation, each by the handler that
-    /// matches it alone (so is one a default would answer whole, when a handler of the test's
-    /// matches one of its operations). The checks after the fact (`requests(matching:)`, `expect(_:count:)`,
-    /// `nextRequest(matching:)`) look inside: a batch is a request that matches when one of its
-    /// operations does, and `expect` counts each operation that does.
-    ///
-    /// - Parameters:
-    ///   - name: the operation's name, if it must have this one.
-    ///   - type: query, mutation or subscription, if it must be this one.
-    ///   - variables: variables the operation must send with these values (an `ID` as a string, as
-    ///     clients such as Apollo iOS send it).
-    ///   - allVariables: when true, the operation's variables must be exactly `variables` (none
-    ///     when `variables` is `nil`).
-    public static func graphQL(
-        _ name: String? = nil, type: GraphQLOperation.OperationType? = nil, variables: [String: JSONValue]? = nil,
-        allVariables: Bool = false
-    ) -> RequestMatch {
-        .carrying(GraphQLRule(name: name, type: type, variables: variables, allVariables: allVariables))
     }
 
     /// The same match, only for requests to `endpoint`, whatever their query (a GraphQL `GET` sends
@@ -171,5 +137,43 @@ extension JSONValue {
         case .number, .bool, .null: description
         case .array, .object: nil
         }
+    }
+}
+
+// Where `register` finds the builders of a match (see `RequestMatchConvertible`).
+extension RequestMatchConvertible where Self == RequestMatch {
+    /// Requests that carry one GraphQL operation (a `POST`'s JSON, a `GET`'s query items, an upload's
+    /// `operations` field) with this name and type, whose variables hold `variables` (compared as
+    /// JSON; others may be there too), or are exactly `variables` with `allVariables`.
+    ///
+    /// ```swift
+    /// mocks.register(.graphQL("GetUser", variables: ["id": "7"])) { request, operation in
+    ///     .graphQL(data: #"{"user": {"id": "7", "name": "Ada"}}"#, for: request)
+    /// }
+    /// ```
+    ///
+    /// Any URL, unless narrowed with `at(_:)`. A GraphQL match outranks every match that
+    /// reads no operation (an app sends all of them to one URL); among GraphQL matches, one at an
+    /// endpoint outranks one at any URL, and a name outranks variables, which outrank a type.
+    /// A batch (a JSON array of operations) matches none here: a handler answers one operation, and
+    /// a batch no handler answers whole is answered operation by operation, each by the handler that
+    /// matches it alone (so is one a default would answer whole, when a handler of the test's
+    /// matches one of its operations). The checks after the fact (`requests(matching:)`, `expect(_:count:)`,
+    /// `nextRequest(matching:)`) look inside: a batch is a request that matches when one of its
+    /// operations does, and `expect` counts each operation that does.
+    ///
+    /// - Parameters:
+    ///   - name: the operation's name, if it must have this one.
+    ///   - type: query, mutation or subscription, if it must be this one.
+    ///   - variables: variables the operation must send with these values (an `ID` as a string, as
+    ///     clients such as Apollo iOS send it).
+    ///   - allVariables: when true, the operation's variables must be exactly `variables` (none
+    ///     when `variables` is `nil`).
+    public static func graphQL(
+        _ name: String? = nil, type: GraphQLOperation.OperationType? = nil, variables: [String: JSONValue]? = nil,
+        allVariables: Bool = false
+    ) -> RequestMatch {
+        RequestMatch.carrying(
+            RequestMatch.GraphQLRule(name: name, type: type, variables: variables, allVariables: allVariables))
     }
 }

@@ -59,12 +59,12 @@ extension MockRegistering {
     ///   - handler: answers each request, on a thread of MockNetwork's.
     @discardableResult
     public func register(
-        _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
+        _ match: any RequestMatchConvertible, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ handler: @escaping @Sendable (URLRequest) throws -> MockResponse
     ) -> MockRoute {
         mockRegistry.add(
-            match.method(method), expectedCalls,
+            match.requestMatch.method(method), expectedCalls,
             SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             [.sync { .mock(try handler($0)) }], repeatsLast: true)
     }
@@ -72,15 +72,17 @@ extension MockRegistering {
     /// Answers requests that `match` describes with a handler in the tutorials' shape
     /// (``MockHandler``), returning an `HTTPURLResponse` and the body.
     ///
-    /// `Response` is generic so that a closure that only throws picks the ``MockResponse`` form.
+    /// It is disfavored, and `Response` generic, so that a closure that only throws picks the
+    /// ``MockResponse`` form.
+    @_disfavoredOverload
     @discardableResult
     public func register<Response: HTTPURLResponse>(
-        _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
+        _ match: any RequestMatchConvertible, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ handler: @escaping @Sendable (URLRequest) throws -> (Response, Data)
     ) -> MockRoute {
         mockRegistry.add(
-            match.method(method), expectedCalls,
+            match.requestMatch.method(method), expectedCalls,
             SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             [
                 .sync {
@@ -103,12 +105,12 @@ extension MockRegistering {
     /// ```
     @discardableResult
     public func register(
-        _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
+        _ match: any RequestMatchConvertible, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ handler: @escaping @Sendable (URLRequest) async throws -> MockResponse
     ) -> MockRoute {
         mockRegistry.add(
-            match.method(method), expectedCalls,
+            match.requestMatch.method(method), expectedCalls,
             SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             [.async { .mock(try await handler($0)) }], repeatsLast: true)
     }
@@ -118,12 +120,12 @@ extension MockRegistering {
     /// last fails the request and the test.
     @discardableResult
     public func register(
-        _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
+        _ match: any RequestMatchConvertible, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         sequence responses: [MockResponse]
     ) -> MockRoute {
         mockRegistry.add(
-            match.method(method), expectedCalls,
+            match.requestMatch.method(method), expectedCalls,
             SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             mockRegistry.checkedAtRegistration(responses).map { response in .sync { _ in .mock(response) } },
             repeatsLast: false, runsUserCode: false)
@@ -138,12 +140,12 @@ extension MockRegistering {
     /// ```
     @discardableResult
     public func register(
-        _ match: RequestMatch, method: String? = nil, expectedCalls: Int? = nil,
+        _ match: any RequestMatchConvertible, method: String? = nil, expectedCalls: Int? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         answer response: MockResponse
     ) -> MockRoute {
         mockRegistry.add(
-            match.method(method), expectedCalls,
+            match.requestMatch.method(method), expectedCalls,
             SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
             mockRegistry.checkedAtRegistration([response]).map { response in .sync { _ in .mock(response) } },
             repeatsLast: true, runsUserCode: false)

@@ -38,12 +38,12 @@ extension MockRegistry {
     /// - Returns: the route, whose `callCount` counts the handshakes it answered.
     @discardableResult
     public func webSocket(
-        _ match: RequestMatch, subprotocols: [String] = [],
+        _ match: any RequestMatchConvertible, subprotocols: [String] = [],
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ handler: @escaping @Sendable (MockWebSocket) async throws -> Void
     ) -> MockRoute {
         addSocket(
-            match, .handler(handler), subprotocols: subprotocols,
+            match.requestMatch, .handler(handler), subprotocols: subprotocols,
             SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
@@ -67,12 +67,13 @@ extension MockRegistry {
     /// - Returns: the route, whose `callCount` counts the handshakes it answered.
     @discardableResult
     public func webSocket(
-        _ match: RequestMatch, subprotocols: [String] = [], onOpen: [WebSocketMessage] = [],
+        _ match: any RequestMatchConvertible, subprotocols: [String] = [], onOpen: [WebSocketMessage] = [],
         replies: [WebSocketMessage: [WebSocketMessage]],
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> MockRoute {
         addSocket(
-            match, .script(SocketRoute.Script(onOpen: onOpen, replies: replies)), subprotocols: subprotocols,
+            match.requestMatch, .script(SocketRoute.Script(onOpen: onOpen, replies: replies)),
+            subprotocols: subprotocols,
             SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
@@ -90,11 +91,11 @@ extension MockRegistry {
     /// - Returns: the route, whose `callCount` counts the handshakes it answered.
     @discardableResult
     public func webSocket(
-        _ match: RequestMatch, subprotocols: [String] = [],
+        _ match: any RequestMatchConvertible, subprotocols: [String] = [],
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> MockRoute {
         addSocket(
-            match, .test, subprotocols: subprotocols,
+            match.requestMatch, .test, subprotocols: subprotocols,
             SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 

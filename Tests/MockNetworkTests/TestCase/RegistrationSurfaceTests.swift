@@ -42,21 +42,22 @@ final class RegistrationSurfaceTests: MockNetworkTestCase {
 
     func testTheBaseClassRegistersThroughTheRegistrysOneMechanism() throws {
         let core = try registerForms(below: "Sources/MockNetwork")
-        let current = core.filter { !$0.deprecated }
         // A handler, the tutorials' shape, async, sequence, answer, and a template's
-        // (request, parameters) sync and async.
-        XCTAssertEqual(current.count, 7, "the core's forms: \(current.map(\.parameters))")
-        XCTAssertEqual(core.count - current.count, 12, "the String and URL forms kept deprecated")
+        // (request, parameters) sync and async: seven, each taking a match, a String or a URL.
+        XCTAssertEqual(core.count, 7, "the core's forms: \(core.map(\.parameters))")
+        XCTAssertEqual(core.filter(\.deprecated).count, 0, "no form is deprecated: a URL value is a first-class target")
         // GraphQL's (request, operation) sync and async, added to MockRegistering by its product.
         let graphQL = try registerForms(below: "Sources/MockNetworkGraphQL")
-        XCTAssertEqual(graphQL.filter { !$0.deprecated }.count, 2, "\(graphQL.map(\.parameters))")
+        XCTAssertEqual(graphQL.count, 2, "\(graphQL.map(\.parameters))")
         XCTAssertTrue(
             try String(
                 contentsOf: root.appendingPathComponent("Sources/MockNetworkGraphQL/MockRegistry+GraphQL.swift"),
                 encoding: .utf8
             ).contains("extension MockRegistering {"))
-        for form in current + graphQL {
-            XCTAssertTrue(form.parameters.contains("_ match: RequestMatch, method: String? = nil"), form.parameters)
+        for form in core + graphQL {
+            XCTAssertTrue(
+                form.parameters.contains("_ match: any RequestMatchConvertible, method: String? = nil"), form.parameters
+            )
         }
         XCTAssertEqual(
             try registerForms(below: "Sources/MockNetworkTesting").map(\.parameters), [],
@@ -65,11 +66,10 @@ final class RegistrationSurfaceTests: MockNetworkTestCase {
         XCTAssertTrue(mockRegistry === mocks)
     }
 
-    /// The deprecated forms that take a `String` or `URL` value still register, on the base class too,
-    /// and a closure that only throws is not ambiguous among them. (Deprecated itself, so that calling
-    /// them here warns of nothing.)
-    @available(*, deprecated, message: "calls the deprecated String and URL forms on purpose")
-    func testTheDeprecatedStringAndURLFormsStillRegister() async throws {
+    /// The card's shape, a handler per URL held in a value, on the base class: `String`, `Substring`
+    /// and `URL` values and literals, in every form, with no warning (the suite builds with warnings
+    /// as errors), and a closure that only throws is not ambiguous among them.
+    func testURLAndStringValuesRegisterInEveryForm() async throws {
         let text = "https://api.example.com/text"
         let failing = "https://api.example.com/failing"
         let tuple: MockHandler = { request in
@@ -78,21 +78,69 @@ final class RegistrationSurfaceTests: MockNetworkTestCase {
         register(text, method: "GET") { _ in .text("text") }
         register(failing) { _ in throw URLError(.cannotParseResponse) }
         register(try url("https://api.example.com/tuple"), tuple)
-        mocks.register(Substring("https://api.example.com/users/{id}")) { _, parameters in
+        register(try url("https://api.example.com/tuple-closure")) { request in
+            (HTTPURLResponse(url: request.url!, statusCode: 202, httpVersion: nil, headerFields: nil)!, Data())
+        }
+        register(try url("https://api.example.com/async")) { _ async in .text("async") }
+        register(Substring("https://api.example.com/users/{id}")) { _, parameters in
             .text(parameters["id"] ?? "")
         }
+        let template = "https://api.example.com/posts/{id}"
+        register(template) { _, parameters async in .text("post " + (parameters["id"] ?? "")) }
         register(try url("https://api.example.com/answer"), answer: .status(204))
+        register(try url("https://api.example.com/sequence"), sequence: [.status(503), .status(200)])
 
         let first = try await send(session, "GET", text)
         let created = try await send(session, "GET", "https://api.example.com/tuple")
+        let accepted = try await send(session, "GET", "https://api.example.com/tuple-closure")
+        let async = try await send(session, "GET", "https://api.example.com/async")
         let user = try await send(session, "GET", "https://api.example.com/users/7")
+        let post = try await send(session, "GET", "https://api.example.com/posts/8")
         let answered = try await send(session, "GET", "https://api.example.com/answer")
+        let retried = [
+            try await send(session, "GET", "https://api.example.com/sequence").status,
+            try await send(session, "GET", "https://api.example.com/sequence").status,
+        ]
         var thrown: URLError?
         do { _ = try await send(session, "GET", failing) } catch let error as URLError { thrown = error }
 
-        XCTAssertEqual([first.text, user.text], ["text", "7"])
-        XCTAssertEqual([created.status, answered.status], [201, 204])
+        XCTAssertEqual([first.text, async.text, user.text, post.text], ["text", "async", "7", "post 8"])
+        XCTAssertEqual([created.status, accepted.status, answered.status], [201, 202, 204])
+        XCTAssertEqual(retried, [503, 200])
         XCTAssertEqual(thrown?.code, .cannotParseResponse)
+    }
+
+    /// A template handler that reads its parameters, in the shapes a newcomer wrote on the base class
+    /// (a JSON text, an `Encodable`, a dictionary, statements), each also on `mocks`: what compiles
+    /// on one surface compiles on the other.
+    func testTemplateHandlersCompileOnBothSurfaces() async throws {
+        struct User: Encodable { let id: String }
+        register("https://api.example.com/a/{id}") { _, parameters in .json(#"{"id": "\#(parameters["id"]!)"}"#) }
+        mocks.register("https://api.example.com/b/{id}") { _, parameters in .json(#"{"id": "\#(parameters["id"]!)"}"#) }
+        register("https://api.example.com/c/{id}") { _, parameters in .json(User(id: parameters["id"]!)) }
+        mocks.register("https://api.example.com/d/{id}") { _, parameters in .json(User(id: parameters["id"]!)) }
+        register("https://api.example.com/e/{id}") { _, parameters in .json(["id": parameters["id"]]) }
+        mocks.register("https://api.example.com/f/{id}") { _, parameters in .json(["id": parameters["id"]]) }
+        register("https://api.example.com/g/{id}", method: "GET", expectedCalls: 1) { request, parameters in
+            guard let id = parameters["id"] else { return .status(404) }
+            XCTAssertEqual(request.httpMethod, "GET")
+            return .json(#"{"id": "\#(id)"}"#)
+        }
+        mocks.register("https://api.example.com/h/{id}", method: "GET", expectedCalls: 1) { request, parameters in
+            guard let id = parameters["id"] else { return .status(404) }
+            XCTAssertEqual(request.httpMethod, "GET")
+            return .json(#"{"id": "\#(id)"}"#)
+        }
+
+        var bodies: [String] = []
+        for path in ["a", "b", "c", "d", "e", "f", "g", "h"] {
+            bodies.append(try await send(session, "GET", "https://api.example.com/\(path)/7").text)
+        }
+        XCTAssertEqual(
+            bodies,
+            Array(repeating: #"{"id": "7"}"#, count: 8).enumerated().map { index, text in
+                (2...5).contains(index) ? #"{"id":"7"}"# : text
+            })
     }
 
     /// The two forms a new user reached for on the base class and did not find.
