@@ -44,6 +44,8 @@ public struct MockResponse: Sendable {
     /// Where a builder was given input it cannot use, and what was wrong: the response fails its
     /// request with ``error``, and the test at this place.
     var invalidAt: SourceLocation?
+    /// What a product's builder checks against the request the response answers (see ``RequestCheck``).
+    package var requestCheck: RequestCheck?
 
     /// A response with the given status, headers and body.
     ///

@@ -35,17 +35,29 @@ extension MockResponse {
     /// ```
     ///
     /// A payload that is no JSON object (or, with ``GraphQLIncrementalSpec/deferred``, lacks `hasNext`
-    /// or both `data` and `incremental`, or has an incremental item without its `label` or `path`,
-    /// which Apollo iOS rejects: ``GraphQLFormatError/invalidAnswer(_:)``), or a negative `every`
+    /// or both `data` and `incremental`, or has an incremental item without its `path`:
+    /// ``GraphQLFormatError/invalidAnswer(_:)``), or a negative `every`
     /// (`MockNetworkError.invalidStream(_:)`), fails the request, and the test at this call.
+    /// An item's `label` is optional, as the incremental-delivery spec has it (an unlabeled `@defer`
+    /// has none), but where the request's query labels its `@defer`s (Apollo iOS's does, and finds a
+    /// deferred fragment by its label), an item without one of those labels fails the request and
+    /// the test at this call, when the request comes.
     public static func graphQLMultipart(
         _ payloads: [String], spec: GraphQLIncrementalSpec = .deferred, every interval: Duration = .zero,
         status: Int = 200, headers: [String: String] = [:], fileID: String = #fileID, filePath: String = #filePath,
         line: Int = #line, column: Int = #column
     ) -> MockResponse {
-        checked(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)) {
+        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        var response = checked(at: location) {
             try multipartAnswer(payloads, spec: spec, every: interval, status: status, headers: headers)
         }
+        if spec == .deferred, response.error == nil {
+            // Only the request's document tells whether its @defers carry labels (Apollo's do; an
+            // unlabeled @defer, as urql and graphql-js send it, has none): checked when it comes.
+            let items = DeferredItems(payloads)
+            response.requestCheck = RequestCheck(at: location) { items.labelError(for: $0.graphQLOperation?.document) }
+        }
+        return response
     }
 
     private static func multipartAnswer(
@@ -100,26 +112,21 @@ extension MockResponse {
         }
     }
 
-    /// The `incremental` items of `@defer`'s payload `number`: each with the `label` of its `@defer`
-    /// and its `path`, which Apollo iOS 1.x reads to find the deferred fragment (else it delivers the
-    /// first result, then fails with `missingLabel` or `missingPath`).
+    /// The `incremental` items of `@defer`'s payload `number`: each with its `path`, which clients
+    /// read to place its data (Apollo iOS fails with `missingPath` without one).
     private static func checkIncremental(_ incremental: JSONValue, payload number: Int) throws {
         let fix =
-            #"Give each item the label of its @defer and the path where its data goes: {"label": "UserBio", "#
-            + #""data": {"bio": "Hi"}, "path": ["user"]}."#
+            #"Give each item the path where its data goes, and the label of its @defer when the query "#
+            + #"labels it: {"label": "UserBio", "data": {"bio": "Hi"}, "path": ["user"]}."#
         guard let items = incremental.arrayValue else {
             throw GraphQLFormatError.invalidAnswer(
                 "payload \(number) of the @defer answer has incremental as \(incremental.kind), not an array of "
                     + "items. " + fix)
         }
-        for (index, item) in items.enumerated() {
-            let missing =
-                item["label"]?.stringValue == nil ? "label" : item["path"]?.arrayValue == nil ? "path" : nil
-            guard let missing else { continue }
+        for (index, item) in items.enumerated() where item["path"]?.arrayValue == nil {
             throw GraphQLFormatError.invalidAnswer(
-                "incremental item \(index + 1) of payload \(number) of the @defer answer has no \(missing), which "
-                    + "Apollo iOS needs to find its deferred fragment (it fails with "
-                    + "\(missing == "label" ? "missingLabel" : "missingPath")). " + fix)
+                "incremental item \(index + 1) of payload \(number) of the @defer answer has no path, which "
+                    + "clients need to place its data (Apollo iOS fails with missingPath). " + fix)
         }
     }
 

@@ -211,6 +211,10 @@ extension MockRegistry.Core {
                 if let location = mock.invalidAt { record(MockFailure(message: "\(error)", location: location)) }
                 return (Answer(result: .failure(error), delay: mock.delay), false)
             }
+            if let check = mock.requestCheck, let error = check.check(recorded) {
+                record(MockFailure(message: "\(error)", location: check.location))
+                return (Answer(result: .failure(error), delay: mock.delay), false)
+            }
             guard let response = httpResponse(url, mock) else {
                 return (Answer(result: .failure(URLError(.badServerResponse))), false)
             }

@@ -86,26 +86,16 @@ import XCTest
         }
     }
 
-    /// Apollo iOS 1.x reads an incremental item's `label` (its `@defer`'s) and `path` to find the
-    /// deferred fragment, and fails with `missingLabel` or `missingPath` without them: the check
-    /// catches an item without either, before a client gets the first result and then fails.
-    @Test func anIncrementalItemWithoutItsLabelOrPathIsAClearError() {
+    /// Every incremental item needs its `path` (clients place its data there; Apollo iOS fails with
+    /// `missingPath`), and `incremental` is an array: checked at the builder, whatever the request.
+    @Test func anIncrementalItemWithoutItsPathIsAClearError() {
         let fix =
-            #"Give each item the label of its @defer and the path where its data goes: {"label": "UserBio", "#
-            + #""data": {"bio": "Hi"}, "path": ["user"]}."#
+            #"Give each item the path where its data goes, and the label of its @defer when the query "#
+            + #"labels it: {"label": "UserBio", "data": {"bio": "Hi"}, "path": ["user"]}."#
         #expect(
             throws: GraphQLFormatError.invalidAnswer(
-                "incremental item 1 of payload 2 of the @defer answer has no label, which Apollo iOS needs to find "
-                    + "its deferred fragment (it fails with missingLabel). " + fix)
-        ) {
-            try MockResponse.graphQLMultipart([
-                deferred[0], #"{"incremental": [{"data": {"bio": "Hi"}, "path": ["user"]}], "hasNext": false}"#,
-            ]).validated()
-        }
-        #expect(
-            throws: GraphQLFormatError.invalidAnswer(
-                "incremental item 2 of payload 2 of the @defer answer has no path, which Apollo iOS needs to find "
-                    + "its deferred fragment (it fails with missingPath). " + fix)
+                "incremental item 2 of payload 2 of the @defer answer has no path, which clients need to place "
+                    + "its data (Apollo iOS fails with missingPath). " + fix)
         ) {
             try MockResponse.graphQLMultipart([
                 deferred[0],
@@ -121,6 +111,62 @@ import XCTest
                 deferred[0], #"{"incremental": {"label": "A", "data": {}, "path": []}, "hasNext": false}"#,
             ]).validated()
         }
+    }
+
+    /// The incremental-delivery spec makes `label` optional: only `@defer(label:)` carries one, and
+    /// urql's and graphql-js's clients send unlabeled `@defer`s. Such an answer is mocked as it is.
+    @Test func anUnlabeledDeferIsAnsweredWithoutALabel() async throws {
+        let mocks = MockRegistry()
+        let unlabeled = #"{"incremental": [{"data": {"bio": "Hi"}, "path": ["user"]}], "hasNext": false}"#
+        mocks.register(.graphQL("GetUser")) { _ in .graphQLMultipart([deferred[0], unlabeled]) }
+
+        let (data, _) = try await mocks.session.data(
+            for: GraphQLRequests.post(#"{"query": "query GetUser { user { id ... @defer { bio } } }"}"#))
+
+        #expect(
+            String(decoding: data, as: UTF8.self).contains(
+                #"{"hasNext":false,"incremental":[{"data":{"bio":"Hi"},"path":["user"]}]}"#))
+        #expect(mocks.failures.isEmpty)
+    }
+
+    /// Where the query labels each of its `@defer`s (Apollo iOS's do), an item without one of those
+    /// labels fails the request, and the test at the builder: Apollo iOS would deliver the first
+    /// result, then fail with `missingLabel`.
+    @Test func aLabeledDefersAnswerNeedsItsLabels() async throws {
+        let mocks = MockRegistry()
+        let unlabeled = #"{"incremental": [{"data": {"bio": "Hi"}, "path": ["user"]}], "hasNext": false}"#
+        let mislabeled =
+            #"{"incremental": [{"label": "Bio", "data": {"bio": "Hi"}, "path": ["user"]}], "hasNext": false}"#
+        mocks.register(.graphQL("GetUser")) { _ in .graphQLMultipart([deferred[0], unlabeled]) }
+        let line = #line - 1
+        mocks.register(.graphQL("GetPost")) { _ in .graphQLMultipart([deferred[0], mislabeled]) }
+        mocks.register(.graphQL("GetProfile")) { _ in .graphQLMultipart(deferred) }
+
+        let labeled = #"{"query": "query GetUser { user { id ... @defer(label: \"UserBio\") { bio } } }"}"#
+        await #expect(throws: GraphQLFormatError.self) {
+            _ = try await mocks.session.data(for: GraphQLRequests.post(labeled))
+        }
+        let post = #"{"query": "query GetPost { post { id ... @defer(label: \"PostBody\") { body } } }"}"#
+        await #expect(throws: GraphQLFormatError.self) {
+            _ = try await mocks.session.data(for: GraphQLRequests.post(post))
+        }
+        let profile = #"{"query": "query GetProfile { user { id ... @defer(label: \"UserBio\") { bio } } }"}"#
+        let (data, _) = try await mocks.session.data(for: GraphQLRequests.post(profile))
+
+        #expect(String(decoding: data, as: UTF8.self).contains(#""label":"UserBio""#))
+        #expect(
+            mocks.failures.map(\.message) == [
+                #"MockNetwork: incremental item 1 of payload 2 of the @defer answer has no label, and the query "#
+                    + #"labels each "#
+                    + #"of its @defers ("UserBio"): Apollo iOS finds a deferred fragment by its label, and fails "#
+                    + #"with missingLabel. Give the item the label of its @defer: {"label": "UserBio", "data": …, "#
+                    + #""path": […]}."#,
+                #"MockNetwork: incremental item 1 of payload 2 of the @defer answer has the label "Bio", which "#
+                    + #"no @defer of "#
+                    + #"the query carries (it labels "PostBody"). Give the item the label of the @defer it "#
+                    + "answers, or none for an unlabeled @defer.",
+            ])
+        #expect(mocks.failures.map { $0.location?.line } == [line, line + 2])
     }
 
     /// GraphQL over SSE, distinct connections mode: `next` events, then `complete` with an empty `data:`.
