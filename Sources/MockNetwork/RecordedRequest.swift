@@ -146,4 +146,15 @@ public struct MockFailure: Sendable, Equatable, CustomStringConvertible {
 
     /// The ``message``.
     public var description: String { message }
+
+    /// How the error a client gets for a request whose failure the test reports ends: the
+    /// report has it all.
+    package static let reportedNote = "; the test's failure says why and how to fix it)."
+
+    /// Whether `error` is the error a client got for a request whose failure the registry recorded
+    /// for the test (an unmatched request): a test that throws it fails for that failure, once.
+    package static func isReported(_ error: any Error) -> Bool {
+        guard let error = error as? URLError, error.code == .resourceUnavailable else { return false }
+        return (error.userInfo[NSLocalizedDescriptionKey] as? String)?.hasSuffix(reportedNote) == true
+    }
 }

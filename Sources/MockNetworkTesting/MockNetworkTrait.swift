@@ -114,9 +114,11 @@
             defer { processWide.end() }
             let fallback = MockNetwork.SourceLocation(test.sourceLocation)
             let failed = FailureFlag()
+            // Whether the first failure named the traffic file (Linux), so that nothing else needs to.
+            let noted = Flag()
             // All the test and MockNetwork record is watched: a failing issue (not a known one)
             // attaches the test's traffic before the registry is emptied.
-            try await Self.watchingIssues(failed, for: test, testCase: testCase) {
+            try await Self.watchingIssues(failed, noted, registry, for: test, testCase: testCase) {
                 // In the registry's scope: defaults that read `MockRegistry.current` get this one.
                 MockRegistry.$scoped.withValue(registry) {
                     registerDefaults(of: test, in: registry, fallback: fallback)
@@ -140,27 +142,42 @@
                 } catch {
                     failed.set()
                     await Self.end(
-                        registry, processWide, fallback: fallback, test: test, testCase: testCase, failed: failed)
+                        registry, processWide, fallback: fallback, test: test, testCase: testCase, failed: failed,
+                        noted: noted)
                     throw error
                 }
                 await Self.end(
-                    registry, processWide, fallback: fallback, test: test, testCase: testCase, failed: failed)
+                    registry, processWide, fallback: fallback, test: test, testCase: testCase, failed: failed,
+                    noted: noted)
             }
         }
 
         /// Runs `body`, setting `failed` when it records an issue that fails the test (a known issue
         /// or a warning does not, from Swift 6.3). Issue handlers came with Swift 6.2; before, no
         /// issue is seen, and only MockNetwork's own failures and thrown errors set it.
+        ///
+        /// One failure, one report: the error a client threw for a request MockNetwork has already
+        /// reported (an unmatched one: the report names it, the nearest handler and the fix) is no
+        /// second issue; and on Linux the first failure names the file the test's traffic goes to.
         private static func watchingIssues(
-            _ failed: FailureFlag, for test: Test, testCase: Test.Case?, _ body: @Sendable () async throws -> Void
+            _ failed: FailureFlag, _ noted: Flag, _ registry: MockRegistry, for test: Test, testCase: Test.Case?,
+            _ body: @Sendable () async throws -> Void
         ) async throws {
             #if compiler(>=6.2)
+                let testName = TrafficAttachment.testName(test, testCase)
                 let watch = IssueHandlingTrait.compactMapIssues { issue in
                     #if compiler(>=6.3)
-                        if issue.isFailure { failed.set() }
-                    #else
-                        failed.set()
+                        guard issue.isFailure else { return issue }
                     #endif
+                    failed.set()
+                    if let error = issue.error, MockFailure.isReported(error), !registry.failures.isEmpty {
+                        return nil  // its report comes at the end of the test, with this one's message in it
+                    }
+                    guard !noted.isSet, let note = TrafficAttachment.failureNote(registry, testName: testName),
+                        noted.setFirst()
+                    else { return issue }
+                    var issue = issue
+                    issue.comments.append(Comment(rawValue: note))
                     return issue
                 }
                 try await watch.provideScope(for: test, testCase: testCase, performing: body)
@@ -192,7 +209,7 @@
         /// A failed test's report gets its traffic (`attachesTrafficOnFailure`); a passing one's never.
         private static func end(
             _ registry: MockRegistry, _ processWide: ProcessWideUse, fallback: MockNetwork.SourceLocation,
-            test: Test, testCase: Test.Case?, failed: FailureFlag
+            test: Test, testCase: Test.Case?, failed: FailureFlag, noted: Flag
         ) async {
             let fail = { (failure: MockFailure) in
                 #if !compiler(>=6.2)
@@ -204,7 +221,8 @@
                 #if Archives
                     if failed.isSet {
                         TrafficAttachment.attach(
-                            registry, testName: TrafficAttachment.testName(test, testCase), at: test.sourceLocation)
+                            registry, testName: TrafficAttachment.testName(test, testCase), at: test.sourceLocation,
+                            named: noted.isSet)
                     }
                 #endif
             }

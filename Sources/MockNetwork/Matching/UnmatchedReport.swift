@@ -156,9 +156,8 @@ extension MockRegistry.Core {
             .resourceUnavailable,
             userInfo: [
                 NSLocalizedDescriptionKey: summary
-                    + (count == 0
-                        ? " (nothing is registered; see the test's failure)."
-                        : " (nothing registered matches; see the test's failure for the nearest match)."),
+                    + (count == 0 ? " (nothing is registered" : " (nothing registered matches")
+                    + MockFailure.reportedNote,
                 NSURLErrorFailingURLErrorKey: request.url,
             ])
         return (error, report)

@@ -168,5 +168,7 @@ final class Flag: Sendable {
     private let value = Locked(false)
 
     func set() { value.withLock { $0 = true } }
+    /// Sets the flag; whether this call set it (it was not set before).
+    func setFirst() -> Bool { value.withLock { was in defer { was = true }; return !was } }
     var isSet: Bool { value.withLock { $0 } }
 }

@@ -72,9 +72,27 @@
                 return parts.joined(separator: ".")
             }
 
-            /// Attaches `registry`'s traffic to the running Swift Testing test; the note that names its
-            /// file (on Linux) is a warning at `location`, the test's.
-            static func attach(_ registry: MockRegistry, testName: String, at location: Testing.SourceLocation) {
+            /// The line the first failure of a Swift Testing test gets on Linux, naming the file its
+            /// traffic goes to when it ends; `nil` where no file is written (Apple platforms attach the
+            /// traffic to the report, and a registry may be told not to).
+            static func failureNote(_ registry: MockRegistry, testName: String) -> String? {
+                #if canImport(FoundationNetworking)
+                    // A file is written only for a test that made a request: one made later keeps it so.
+                    guard registry.attachesTrafficOnFailure, sink == nil, !registry.requests.isEmpty else { return nil }
+                    let file = linuxFolder.appendingPathComponent(fileName(for: testName))
+                    return "MockNetwork: what the network saw is in \(file.path) when the test ends, a HAR file: "
+                        + "open it in a browser's network panel."
+                #else
+                    return nil
+                #endif
+            }
+
+            /// Attaches `registry`'s traffic to the running Swift Testing test. On Linux it goes to a
+            /// file, which the test's first failure named (`named`); else a warning at `location`, the
+            /// test's, names it (and says why, when it could not be written).
+            static func attach(
+                _ registry: MockRegistry, testName: String, at location: Testing.SourceLocation, named: Bool
+            ) {
                 guard registry.attachesTrafficOnFailure, let report = registry.trafficReport() else { return }
                 let name = fileName(for: testName)
                 if let sink {
@@ -88,7 +106,8 @@
                     // Swift Testing saves an attachment only where `--attachments-path` says, yet prints
                     // "Attached" either way: on Linux the traffic goes to a file too, and a warning (which
                     // fails nothing) says where.
-                    let note = writeFile(report, named: name)
+                    let (note, written) = writeFile(report, named: name)
+                    if written && named { return }
                     #if compiler(>=6.3)
                         Issue.record(Comment(rawValue: note), severity: .warning, sourceLocation: location)
                     #else
@@ -101,19 +120,25 @@
         #if canImport(FoundationNetworking)
             /// Writes `report` to the file `name` in ``linuxFolder``; returns the note that names the file,
             /// or says why it could not be written.
-            static func writeFile(_ report: TrafficReport, named name: String) -> String {
+            static func writeFile(_ report: TrafficReport, named name: String) -> (note: String, written: Bool) {
                 let folder = linuxFolder
                 let file = folder.appendingPathComponent(name)
                 do {
                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                     try report.json.write(to: file)
                 } catch {
-                    return "MockNetwork: the test failed, and its traffic could not be written to \(file.path): "
-                        + "\(error.localizedDescription). Set \(directoryVariable) to a folder that can be written."
+                    return (
+                        "MockNetwork: the test failed, and its traffic could not be written to \(file.path): "
+                            + "\(error.localizedDescription). Set \(directoryVariable) to a folder that can be written.",
+                        false
+                    )
                 }
-                return "MockNetwork: the test failed; what the network saw (\(summary(report))) is in \(file.path), "
-                    + "a HAR file: open it in a browser's network panel. (Off with "
-                    + "\(TrafficReport.environmentVariable)=0 or mocks.attachesTrafficOnFailure = false.)"
+                return (
+                    "MockNetwork: the test failed; what the network saw (\(summary(report))) is in \(file.path), "
+                        + "a HAR file: open it in a browser's network panel. (Off with "
+                        + "\(TrafficReport.environmentVariable)=0 or mocks.attachesTrafficOnFailure = false.)",
+                    true
+                )
             }
         #endif
 
@@ -131,7 +156,7 @@
                     return nil
                 }
                 #if canImport(FoundationNetworking)
-                    return writeFile(report, named: name)
+                    return writeFile(report, named: name).note
                 #else
                     let attachment = XCTAttachment(data: report.json, uniformTypeIdentifier: "public.json")
                     attachment.name = name

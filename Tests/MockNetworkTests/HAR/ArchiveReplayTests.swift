@@ -397,7 +397,7 @@ final class ArchiveReplayTests: XCTestCase {
         XCTAssertEqual(
             (error as? URLError)?.localizedDescription,
             "MockNetwork: no entry for GET https://api.example.com/users/2 in the archive \(file.path) (nothing "
-                + "registered matches; see the test's failure for the nearest match).")
+                + "registered matches; the test's failure says why and how to fix it).")
         _ = mocks.takeFailures()
     }
 

@@ -23,8 +23,8 @@ final class UnmatchedRequestTests: XCTestCase {
         XCTAssertEqual(error?.code, .resourceUnavailable)
         XCTAssertEqual(
             error?.localizedDescription,
-            "MockNetwork: no handler for GET https://dog.ceo/api/breeds (nothing is registered; see the test's "
-                + "failure).", "with nothing registered, the error does not promise a nearest match")
+            "MockNetwork: no handler for GET https://dog.ceo/api/breeds (nothing is registered; the test's failure "
+                + "says why and how to fix it).", "with nothing registered, the error is short: the report has it all")
         XCTAssertTrue(
             error?.localizedDescription.hasPrefix("MockNetwork: no handler for GET https://dog.ceo/api/breeds")
                 ?? false,

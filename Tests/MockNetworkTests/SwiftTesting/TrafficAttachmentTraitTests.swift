@@ -45,18 +45,20 @@
 
         #if canImport(FoundationNetworking)
             /// On Linux Swift Testing keeps an attachment only with `--attachments-path`, yet prints
-            /// "Attached" either way: the traffic is a file too, and a warning (no failure) names it.
-            @Test func onLinuxAFailingTestsTrafficIsAlsoAFileAWarningNames() async throws {
+            /// "Attached" either way: the traffic is a file too, which the test's first failure names
+            /// (one failure, one report: no warning of its own, which doubled the count of issues).
+            @Test func onLinuxAFailingTestsTrafficIsAFileItsFirstFailureNames() async throws {
                 let test = try #require(Test.current)
                 let file = TrafficAttachment.linuxFolder.appendingPathComponent(
-                    "traffic-TrafficAttachmentTraitTests.onLinuxAFailingTestsTrafficIsAlsoAFileAWarningNames.har")
+                    "traffic-TrafficAttachmentTraitTests.onLinuxAFailingTestsTrafficIsAFileItsFirstFailureNames.har")
                 try? FileManager.default.removeItem(at: file)
-                let warnings = Shared<[String]>([])
-                let places = Shared<[Testing.SourceLocation?]>([])
+                let failures = Shared<[[String]]>([])
+                let warnings = Shared(0)
                 let swallow = IssueHandlingTrait.filterIssues { issue in
-                    if !issue.isFailure {
-                        warnings.update { $0.append(issue.comments.map(\.rawValue).joined()) }
-                        places.update { $0.append(issue.sourceLocation) }
+                    if issue.isFailure {
+                        failures.update { $0.append(issue.comments.map(\.rawValue)) }
+                    } else {
+                        warnings.update { $0 += 1 }
                     }
                     return false
                 }
@@ -66,14 +68,50 @@
                         mocks.register("https://api.example.com/user") { _ in .json(#"{"name": "Ada"}"#) }
                         try await Self.get(mocks, "https://api.example.com/user")
                         #expect(Bool(false), "the test's own check fails")
+                        #expect(Bool(false), "and another")
                     }
                 }
                 #expect(FileManager.default.fileExists(atPath: file.path))
-                #expect(warnings.current.count == 1)
-                #expect(warnings.current.first?.contains("is in \(file.path), a HAR file") == true)
-                #expect(places.current == [test.sourceLocation], "at the test, not in MockNetwork's own files")
+                #expect(warnings.current == 0)
+                #expect(
+                    failures.current == [
+                        [
+                            "the test's own check fails",
+                            "MockNetwork: what the network saw is in \(file.path) when the test ends, a HAR file: "
+                                + "open it in a browser's network panel.",
+                        ],
+                        ["and another"],
+                    ])
                 try? FileManager.default.removeItem(at: file)
                 _ = rmdir(TrafficAttachment.linuxFolder.path)  // when nothing else is in it
+            }
+
+            /// A client's error for a request MockNetwork reports (an unmatched one), thrown out of the
+            /// test, is no second failure: the report, with the nearest match and the fix, is the one.
+            @Test func aThrownUnmatchedRequestErrorIsOneFailureTheReport() async throws {
+                let test = try #require(Test.current)
+                let failures = Shared<[String]>([])
+                let swallow = IssueHandlingTrait.filterIssues { issue in
+                    if issue.isFailure { failures.update { $0.append(issue.comments.map(\.rawValue).joined()) } }
+                    return false
+                }
+                let thrown = Shared<(any Error)?>(nil)
+                try await swallow.provideScope(for: test, testCase: nil) {
+                    do {
+                        try await MockNetworkTrait.mockNetwork.provideScope(for: test, testCase: nil) {
+                            let mocks = MockRegistry.current
+                            mocks.attachesTrafficOnFailure = false
+                            try await Self.get(mocks, "https://api.example.com/none")
+                        }
+                    } catch {
+                        thrown.update { $0 = error }
+                    }
+                }
+                #expect((thrown.current as? URLError)?.code == .resourceUnavailable, "the test still throws it")
+                #expect(failures.current.count == 1)
+                #expect(
+                    failures.current.first?.hasPrefix("MockNetwork: no handler for GET https://api.example.com/none.")
+                        == true)
             }
         #endif
 
