@@ -143,6 +143,28 @@ final class RegistrationSurfaceTests: MockNetworkTestCase {
             })
     }
 
+    /// The README's rule: a handler registered with no method answers every method; `method:`
+    /// narrows it, and then another method is unmatched.
+    func testAHandlerWithNoMethodAnswersEveryMethod() async throws {
+        register("https://api.example.com/any") { request in .text(request.httpMethod ?? "?") }
+        register("https://api.example.com/get", method: "GET") { _ in .text("get") }
+
+        var methods: [String] = []
+        for method in ["GET", "POST", "PUT", "DELETE", "PATCH"] {
+            methods.append(try await send(session, method, "https://api.example.com/any").text)
+        }
+        let get = try await send(session, "GET", "https://api.example.com/get")
+        var post: URLError?
+        do { _ = try await send(session, "POST", "https://api.example.com/get") } catch let error as URLError {
+            post = error
+        }
+
+        XCTAssertEqual(methods, ["GET", "POST", "PUT", "DELETE", "PATCH"])
+        XCTAssertEqual(get.text, "get")
+        XCTAssertEqual(post?.code, .resourceUnavailable)
+        XCTAssertEqual(mocks.takeFailures().count, 1, "the POST was unmatched")
+    }
+
     /// The two forms a new user reached for on the base class and did not find.
     func testATemplateHandlerAndASequenceRegisterOnTheBaseClass() async throws {
         register("https://api.example.com/users/{id}") { _, parameters in
