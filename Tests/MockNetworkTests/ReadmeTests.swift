@@ -16,7 +16,7 @@ final class ReadmeTests: XCTestCase {
     /// `Examples/`: its `import` lines are that file's, and each run of lines between blank lines
     /// is a run of that file's code, comments and line breaks aside (the formatter wraps them its way).
     func testEverySnippetIsTheCodeOfATest() throws {
-        let sources = try testSources().map { file in
+        let sources = try testSources(under: root).map { file in
             (file: file, code: " " + code(try String(contentsOf: file, encoding: .utf8)) + " ")
         }
         XCTAssertGreaterThan(sources.count, 50)
@@ -88,45 +88,5 @@ final class ReadmeTests: XCTestCase {
             XCTAssertLessThanOrEqual(swiftBlocks(in: section).count, 1, "\(product)'s section has snippets")
             XCTAssertTrue(section.contains(".docc/"), "\(product)'s section links no article")
         }
-    }
-
-    /// The Swift files of the tests and the examples, this one aside.
-    private func testSources() throws -> [URL] {
-        var files: [URL] = []
-        for folder in ["Tests", "Examples"] {
-            let base = root.appendingPathComponent(folder)
-            let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)
-            while let file = walker?.nextObject() as? URL {
-                let path = file.path
-                let isThisFile = file.lastPathComponent == "ReadmeTests.swift"
-                guard path.hasSuffix(".swift"), !path.contains("/.build/"), !isThisFile else { continue }
-                files.append(file)
-            }
-        }
-        return files
-    }
-
-    /// `text` as one line of code: comments out, whitespace runs as one space.
-    private func code(_ text: String) -> String {
-        text.components(separatedBy: "\n").map(withoutComment)
-            .flatMap { $0.split(whereSeparator: \.isWhitespace) }.joined(separator: " ")
-    }
-
-    /// `line` up to its `//` comment, if any: a `//` at the start or after a space, outside a
-    /// string literal (so not the one of `"https://…"`).
-    private func withoutComment(_ line: String) -> String {
-        let characters = Array(line)
-        var inString = false
-        for index in characters.indices {
-            let character = characters[index]
-            if character == "\"", index == 0 || characters[index - 1] != "\\" {
-                inString.toggle()
-            } else if !inString, character == "/", index + 1 < characters.count, characters[index + 1] == "/",
-                index == 0 || characters[index - 1].isWhitespace
-            {
-                return String(characters[..<index])
-            }
-        }
-        return line
     }
 }

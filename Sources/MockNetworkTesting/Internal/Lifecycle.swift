@@ -169,6 +169,10 @@ final class Flag: Sendable {
 
     func set() { value.withLock { $0 = true } }
     /// Sets the flag; whether this call set it (it was not set before).
-    func setFirst() -> Bool { value.withLock { was in defer { was = true }; return !was } }
+    func setFirst() -> Bool {
+        value.withLock { was in
+            defer { was = true }; return !was
+        }
+    }
     var isSet: Bool { value.withLock { $0 } }
 }
