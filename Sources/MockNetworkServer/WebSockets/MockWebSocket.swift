@@ -215,10 +215,19 @@ public final class MockWebSocket: Sendable {
         }
     }
 
-    /// Sends a ping, and returns when the client's pong comes (or the socket closes).
-    public func ping(_ payload: Data = Data()) async {
+    /// Sends a ping, and returns when the client's pong comes (or the socket closes first).
+    ///
+    /// A client that answers no ping (its library leaves pongs to the app, or it is stuck) makes
+    /// this throw at `timeout`, not wait forever: a test of a client's keep-alive pings, then awaits
+    /// `awaitClosed(timeout:)` for the client that gave up, or asserts the pong came.
+    ///
+    /// - Throws: ``WebSocketError/timedOut(_:)`` when no pong came within `timeout`.
+    public func ping(_ payload: Data = Data(), timeout: Duration = .seconds(5)) async throws {
         guard isOpen else { return }
-        await session.ping(Array(payload))
+        guard await session.ping(Array(payload), within: Self.seconds(timeout)) else {
+            throw WebSocketError.timedOut(
+                "no pong to the ping on \(url.absoluteString) within \(Self.seconds(timeout)) s")
+        }
     }
 
     /// Closes the socket with `code` and `reason`: a close frame now, and the connection closed

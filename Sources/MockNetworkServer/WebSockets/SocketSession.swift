@@ -334,17 +334,27 @@ final class SocketSession: ConnectionUpgrade {
     }
 
     /// Sends a ping and returns when a pong comes (or the connection ends).
-    func ping(_ payload: [UInt8]) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    /// Pings, and returns `true` when the pong comes or the connection closes, `false` when
+    /// neither happened within `seconds`; holds no thread.
+    func ping(_ payload: [UInt8], within seconds: Double) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let waiting = Locked<CheckedContinuation<Bool, Never>?>(continuation)
+            let resume = { @Sendable (answered: Bool) in
+                waiting.withLock { waiting in
+                    defer { waiting = nil }
+                    return waiting
+                }?.resume(returning: answered)
+            }
             let now = state.withLock { state -> Bool in
                 guard !state.ended else { return true }
-                state.pongWaiters.append { continuation.resume() }
+                state.pongWaiters.append { resume(true) }
                 return false
             }
             if now {
-                continuation.resume()
+                resume(true)
             } else {
                 sendNow(WebSocketFrames.frame(.ping, payload.prefix(125)), evenIfHeld: true)
+                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { resume(false) }
             }
         }
     }

@@ -19,6 +19,11 @@ extension MockWebSocket {
     public func awaitClosed(timeout seconds: TimeInterval) async throws {
         try await awaitClosed(timeout: .seconds(seconds))
     }
+
+    /// Sends a ping and returns when the client's pong comes, within `seconds`: `ping(timeout: 2)`.
+    public func ping(_ payload: Data = Data(), timeout seconds: TimeInterval) async throws {
+        try await ping(payload, timeout: .seconds(seconds))
+    }
 }
 
 extension MockRegistry {

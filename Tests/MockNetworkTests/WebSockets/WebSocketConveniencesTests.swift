@@ -54,6 +54,49 @@ final class WebSocketConveniencesTests: XCTestCase {
     }
 }
 
+/// `ping()` returns when the pong comes, and throws at its timeout when none comes: a client that
+/// answers no ping leaves no test waiting forever.
+final class WebSocketPingTests: XCTestCase {
+    func testAPingIsAnsweredOrTimesOut() async throws {
+        let mocks = MockRegistry()
+        mocks.webSocket("wss://api.example.com/quiet")
+        let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
+        defer { server.stop() }
+        try await withWatchdog(60) {
+            let client = try RawWebSocketClient(port: server.port, path: "/quiet")
+            defer { client.close() }
+            async let opened = offThread { try client.readHandshake().status }
+            let socket = try await mocks.nextWebSocket(timeout: 5)
+            let status = try await opened
+            XCTAssertEqual(status, 101)
+
+            // The raw client answers nothing: the ping times out, with what was awaited.
+            let start = ContinuousClock.now
+            var thrown: WebSocketError?
+            do { try await socket.ping(Data("1".utf8), timeout: 0.5) } catch let error as WebSocketError {
+                thrown = error
+            }
+            let waited = ContinuousClock.now - start
+            XCTAssertEqual(
+                thrown, .timedOut("no pong to the ping on wss://api.example.com/quiet within 0.5 s"))
+            XCTAssertGreaterThanOrEqual(waited, .milliseconds(500))
+            XCTAssertLessThan(waited, .seconds(10), "a generous bound: the timeout is 0.5 s")
+            let ping = try await offThread { try client.readFrame() }
+            XCTAssertEqual(ping.opcode, 0x9)
+
+            // Answered, it returns.
+            async let pinged: Void = socket.ping(Data("2".utf8), timeout: 5)
+            let second = try await offThread { try client.readFrame() }
+            XCTAssertEqual([second.opcode], [0x9])
+            XCTAssertEqual(second.payload, Array("2".utf8))
+            client.send(opcode: 0xA, second.payload)
+            try await pinged
+            client.sendClose(1000)
+            try await socket.awaitClosed(timeout: 5)
+        }
+    }
+}
+
 /// A socket no registration matches fails the test with a fix that registers a socket, not an HTTP
 /// handler.
 final class UnmatchedWebSocketFixTests: XCTestCase {

@@ -421,7 +421,7 @@ final class WebSocketServerTests: XCTestCase {
     func testAServersPingReturnsWhenThePongComes() async throws {
         let mocks = MockRegistry()
         mocks.webSocket("wss://api.example.com/chat") { socket in
-            await socket.ping(Data("1".utf8))
+            try await socket.ping(Data("1".utf8))
             await socket.send("pong seen")
             _ = try await socket.receive()
         }

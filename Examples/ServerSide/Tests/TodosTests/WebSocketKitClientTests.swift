@@ -98,7 +98,7 @@ struct WebSocketKitClientTests {
     @Test func aPingFromTheServerIsAnsweredByTheClient() async throws {
         let mocks = MockRegistry.current
         mocks.webSocket("wss://api.example.com/chat") { socket in
-            await socket.ping(Data("are you there".utf8))  // returns when the client's pong came
+            try await socket.ping(Data("are you there".utf8))  // returns when the client's pong came
             await socket.send("pong came")
         }
         let server = try MockServer(serving: mocks, as: ["https://api.example.com"])
