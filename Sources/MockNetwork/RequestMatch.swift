@@ -53,17 +53,76 @@ public struct RequestMatch: Sendable, CustomStringConvertible {
         let test: @Sendable (URLRequest) -> Bool
     }
 
-    var target: Target
-    var method: String?
-    var headers: [(name: String, value: String)] = []
-    var body: BodyRule?
-    var predicates: [Predicate] = []
+    /// The rules, in a box of their own: a match is one reference wide, so that passing one where a
+    /// `RequestMatchConvertible` is expected (every `register`) stores it in place, with no
+    /// allocation and copy of a dozen fields; a builder that changes a rule copies the box first.
+    private var rules: Rules
+
+    init(target: Target) { rules = Rules(target: target) }
+
+    var target: Target {
+        get { rules.target }
+        set { unique().target = newValue }
+    }
+    var method: String? {
+        get { rules.method }
+        set { unique().method = newValue }
+    }
+    var headers: [(name: String, value: String)] {
+        get { rules.headers }
+        set { unique().headers = newValue }
+    }
+    var body: BodyRule? {
+        get { rules.body }
+        set { unique().body = newValue }
+    }
+    var predicates: [Predicate] {
+        get { rules.predicates }
+        set { unique().predicates = newValue }
+    }
     /// Query items that must be present with these values; others may be there too.
-    var queryItems: [(name: String, value: String)] = []
+    var queryItems: [(name: String, value: String)] {
+        get { rules.queryItems }
+        set { unique().queryItems = newValue }
+    }
     /// What the body must carry, by a product's rule (MockNetworkGraphQL's operation): see ``ContentRule``.
-    package var content: (any ContentRule)?
+    package var content: (any ContentRule)? {
+        get { rules.content }
+        set { unique().content = newValue }
+    }
     /// Parts a multipart body must have.
-    var parts: [PartRule] = []
+    var parts: [PartRule] {
+        get { rules.parts }
+        set { unique().parts = newValue }
+    }
+
+    /// The box, copied first unless this match is its only holder.
+    private mutating func unique() -> Rules {
+        if !isKnownUniquelyReferenced(&rules) { rules = rules.copy() }
+        return rules
+    }
+
+    // Changed only through `unique()`, which copies a box another match shares: a box is written
+    // only by its one holder, and read by any number once shared, so no lock is needed.
+    private final class Rules: @unchecked Sendable {
+        var target: Target
+        var method: String?
+        var headers: [(name: String, value: String)] = []
+        var body: BodyRule?
+        var predicates: [Predicate] = []
+        var queryItems: [(name: String, value: String)] = []
+        var content: (any ContentRule)?
+        var parts: [PartRule] = []
+
+        init(target: Target) { self.target = target }
+
+        func copy() -> Rules {
+            let copy = Rules(target: target)
+            (copy.method, copy.headers, copy.body, copy.predicates) = (method, headers, body, predicates)
+            (copy.queryItems, copy.content, copy.parts) = (queryItems, content, parts)
+            return copy
+        }
+    }
 
     /// The match of `url`, a URL's text (what `url(_:query:)` makes of a `String` or a `URL`).
     static func matching(url: String, query: Query) -> RequestMatch {

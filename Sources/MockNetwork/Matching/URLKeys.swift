@@ -32,8 +32,8 @@ package enum URLKeys {
     /// What `URL(string: text)?.absoluteString` is, or `nil` when `text` is no absolute URL.
     ///
     /// Registering thousands of handlers parses thousands of URLs, and parsing is most of the cost
-    /// of a registration; a string in the plain form most URLs take (`scheme://host.name/path?query`,
-    /// no percent signs, no user or port, nothing to encode) is already its own absolute string,
+    /// of a registration; a string in the plain form most URLs take (`scheme://host.name:port/path?query`,
+    /// percent escapes of two hex digits, no user, nothing to encode) is already its own absolute string,
     /// so that form skips the parse.
     package static func absoluteString(_ text: String) -> String? {
         if isPlainAbsolute(text) { return text }
@@ -69,6 +69,13 @@ package enum URLKeys {
                 index += 1
             }
             guard index > hostStart, isLetter(bytes[hostStart]) || isDigit(bytes[hostStart]) else { return false }
+            // a port: ":" and 1 to 5 digits, kept as written
+            if index < bytes.count, bytes[index] == 0x3A {
+                let portStart = index + 1
+                index = portStart
+                while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+                guard (1...5).contains(index - portStart) else { return false }
+            }
             guard index == bytes.count || bytes[index] == 0x2F else { return false }  // then a path, or nothing
             // path, query and at most one fragment: characters that are never encoded
             var fragments = 0
@@ -77,6 +84,12 @@ package enum URLKeys {
                 if byte == 0x23 {
                     fragments += 1
                     if fragments > 1 { return false }
+                } else if byte == 0x25 {
+                    // a percent escape with two hex digits is kept as written; any other `%` is encoded
+                    guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else {
+                        return false
+                    }
+                    index += 2
                 } else if !isLetter(byte) && !isDigit(byte) && !isPlainPunctuation(byte) {
                     return false
                 }
@@ -101,5 +114,9 @@ package enum URLKeys {
 
     private static func isDigit(_ byte: UInt8) -> Bool {
         byte >= 0x30 && byte <= 0x39
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
     }
 }

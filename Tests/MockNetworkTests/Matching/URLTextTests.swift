@@ -53,3 +53,25 @@ import Testing
         #expect(mocks.failures == [])
     }
 }
+
+/// Registering skips parsing a URL already in its absolute form (`URLKeys.absoluteString`): for a
+/// port and percent escapes too, where it must give what parsing gives, byte for byte.
+@Suite struct PlainURLFastPathTests {
+    @Test func theFastPathGivesWhatParsingGives() throws {
+        let texts = [
+            "https://api.example.com/items/7", "https://api.example.com:8443/search/7?q=caf%C3%A9",
+            "https://api.example.com:8443", "http://127.0.0.1:8080/a?b=c#d", "https://API.Example.com:443/X",
+            "https://api.example.com/a%2Fb?q=%e2%82%ac", "https://api.example.com/100%25", "https://h:/x",
+            "https://api.example.com:123456/x", "https://api.example.com/%zz", "https://api.example.com/a%2",
+            "https://api.example.com/a b", "https://api.example.com/caf\u{E9}", "https://user@api.example.com/x",
+            "https://api.example.com:80a/x", "https://api.example.com/#a#b",
+        ]
+        for text in texts {
+            #expect(URLKeys.absoluteString(text) == URLText.url(text)?.absoluteString, "\(text)")
+        }
+        // The forms the fast path takes are their own absolute string, unparsed.
+        #expect(
+            URLKeys.absoluteString("https://api.example.com:8443/search/7?q=caf%C3%A9")
+                == "https://api.example.com:8443/search/7?q=caf%C3%A9")
+    }
+}
