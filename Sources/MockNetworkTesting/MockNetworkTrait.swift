@@ -164,7 +164,21 @@
             _ body: @Sendable () async throws -> Void
         ) async throws {
             #if compiler(>=6.2)
-                let testName = TrafficAttachment.testName(test, testCase)
+                // The first failure names the file the traffic goes to (with the `Archives` trait).
+                let note = { @Sendable (issue: Issue) -> Issue in
+                    #if Archives
+                        guard !noted.isSet,
+                            let note = TrafficAttachment.failureNote(
+                                registry, testName: TrafficAttachment.testName(test, testCase)),
+                            noted.setFirst()
+                        else { return issue }
+                        var issue = issue
+                        issue.comments.append(Comment(rawValue: note))
+                        return issue
+                    #else
+                        return issue
+                    #endif
+                }
                 let watch = IssueHandlingTrait.compactMapIssues { issue in
                     #if compiler(>=6.3)
                         guard issue.isFailure else { return issue }
@@ -173,12 +187,7 @@
                     if let error = issue.error, MockFailure.isReported(error), !registry.failures.isEmpty {
                         return nil  // its report comes at the end of the test, with this one's message in it
                     }
-                    guard !noted.isSet, let note = TrafficAttachment.failureNote(registry, testName: testName),
-                        noted.setFirst()
-                    else { return issue }
-                    var issue = issue
-                    issue.comments.append(Comment(rawValue: note))
-                    return issue
+                    return note(issue)
                 }
                 try await watch.provideScope(for: test, testCase: testCase, performing: body)
             #else
