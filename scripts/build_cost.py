@@ -11,8 +11,9 @@ machine and its load, which the script prints (1-minute load average before each
 
     python3 scripts/build_cost.py [--rounds 2] [--profile]
 
---profile also builds the MockNetwork target once with -debug-time-function-bodies and
--debug-time-expression-type-checking and lists where the type checker spent most time.
+--profile also builds MockNetwork's modules one after another (the CPU of each), then the core
+once with -debug-time-function-bodies and -debug-time-expression-type-checking, and lists where
+the type checker spent most time.
 """
 
 import argparse
@@ -231,19 +232,36 @@ def profile(folder: str) -> None:
     result = subprocess.run(
         ["swift", "build", "--target", "MockNetwork", *[f for flag in flags for f in ("-Xswiftc", flag)]],
         cwd=folder, capture_output=True, text=True)
-    timings = []
+    # The driver repeats a batch's remarks once per file of the batch: one figure per place.
+    by_place: dict[str, float] = {}
     for line in (result.stdout + result.stderr).splitlines():
         head = line.split("\t", 1)
         if len(head) == 2 and head[0].endswith("ms") and "MockNetwork/" in head[1]:
             try:
-                timings.append((float(head[0][:-2]), head[1].strip()))
+                by_place[head[1].strip()] = float(head[0][:-2])
             except ValueError:
                 pass
-    timings.sort(reverse=True)
+    timings = sorted(((ms, where) for where, ms in by_place.items()), reverse=True)
     total = sum(ms for ms, _ in timings)
     print(f"\ntype checking in the core: {total / 1000:.1f} s over {len(timings)} bodies and expressions; slowest:")
     for ms, where in timings[:20]:
         print(f"  {ms:8.1f} ms  {where.replace(ROOT + '/', '')}")
+
+
+def modules(folder: str) -> None:
+    """The CPU each module of MockNetwork takes in a clean build, built one after another."""
+    shutil.rmtree(os.path.join(folder, ".build"), ignore_errors=True)
+    subprocess.run(["swift", "package", "resolve"], cwd=folder, check=True, capture_output=True)
+    print("\nclean build, module by module (each after the ones before it):")
+    for target in ["MockNetwork", "MockNetworkGraphQL", "MockNetworkArchives", "MockNetworkTesting"]:
+        cpu = cpu_of_children()
+        result = subprocess.run(["swift", "build", "--target", target], cwd=folder, capture_output=True, text=True)
+        if result.returncode != 0:
+            sys.exit(f"building {target} failed:\n{result.stdout[-3000:]}")
+        print(f"  {target:22} CPU {cpu_of_children() - cpu:6.1f} s")
+    cpu = cpu_of_children()
+    subprocess.run(["swift", "build", "--build-tests"], cwd=folder, check=True, capture_output=True)
+    print(f"  {'the rest (user targets)':22} CPU {cpu_of_children() - cpu:6.1f} s")
 
 
 def main() -> None:
@@ -277,6 +295,7 @@ def main() -> None:
             added = "" if variant == "none" else f"   MockNetwork adds {cpu - none_cpu:5.1f} s of CPU"
             print(f"{label:50}  CPU {cpu:6.1f} s  wall {wall:6.1f} s{added}")
         if arguments.profile:
+            modules(os.path.join(base, "default"))
             profile(os.path.join(base, "default"))
     finally:
         if arguments.keep:
