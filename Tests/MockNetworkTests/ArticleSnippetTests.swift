@@ -37,9 +37,7 @@ final class ArticleSnippetTests: XCTestCase {
     /// and each run of lines between blank lines is a run of that file's code, comments and line
     /// breaks aside.
     func testEveryArticleSnippetIsTheCodeOfATest() throws {
-        let sources = try testSources(under: root).map { file in
-            (file: file, code: " " + code(try String(contentsOf: file, encoding: .utf8)) + " ")
-        }
+        let sources = try snippetHomes(under: root)
         XCTAssertGreaterThan(sources.count, 50)
         let articles = try articles()
         XCTAssertGreaterThanOrEqual(articles.count, 24)
@@ -53,26 +51,7 @@ final class ArticleSnippetTests: XCTestCase {
                     continue
                 }
                 checked += 1
-                let text = block.joined(separator: "\n")
-                let imports = block.map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("import ") }
-                let runs = block.filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("import ") }
-                    .split { $0.trimmingCharacters(in: .whitespaces).isEmpty }
-                    .map { " " + code($0.joined(separator: "\n")) + " " }
-                    .filter { $0 != "  " }
-                XCTAssertFalse(runs.isEmpty, "\(name): a snippet with no code:\n\(text)")
-                for (index, run) in runs.enumerated() {
-                    guard let home = sources.first(where: { $0.code.contains(run) }) else {
-                        XCTFail("\(name): a snippet that is no test's code:\n\(run)\nin\n\(text)")
-                        continue
-                    }
-                    if index == 0 {
-                        let lines = try String(contentsOf: home.file, encoding: .utf8).components(separatedBy: "\n")
-                            .map { $0.trimmingCharacters(in: .whitespaces) }
-                        for line in imports where !lines.contains(line) {
-                            XCTFail("\(name): \(home.file.lastPathComponent) has the snippet but not its \(line)")
-                        }
-                    }
-                }
+                for problem in try snippetProblems(block, in: sources) { XCTFail("\(name): \(problem)") }
             }
         }
         XCTAssertGreaterThanOrEqual(checked, 65, "fewer snippets checked than the articles had (\(exempt) exempt)")

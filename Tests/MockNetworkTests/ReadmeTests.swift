@@ -16,33 +16,13 @@ final class ReadmeTests: XCTestCase {
     /// `Examples/`: its `import` lines are that file's, and each run of lines between blank lines
     /// is a run of that file's code, comments and line breaks aside (the formatter wraps them its way).
     func testEverySnippetIsTheCodeOfATest() throws {
-        let sources = try testSources(under: root).map { file in
-            (file: file, code: " " + code(try String(contentsOf: file, encoding: .utf8)) + " ")
-        }
+        let sources = try snippetHomes(under: root)
         XCTAssertGreaterThan(sources.count, 50)
         let blocks = swiftBlocks(in: try readme())
         XCTAssertGreaterThanOrEqual(blocks.count, 6)
         for block in blocks where block.first?.hasPrefix("// Package.swift") != true {
             let text = block.joined(separator: "\n")
-            let imports = block.map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("import ") }
-            let runs = block.filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("import ") }
-                .split { $0.trimmingCharacters(in: .whitespaces).isEmpty }
-                .map { " " + code($0.joined(separator: "\n")) + " " }
-                .filter { $0 != "  " }
-            XCTAssertFalse(runs.isEmpty, "a snippet with no code:\n\(text)")
-            for (index, run) in runs.enumerated() {
-                guard let home = sources.first(where: { $0.code.contains(run) }) else {
-                    XCTFail("a snippet that is no test's code:\n\(run)\nin\n\(text)")
-                    continue
-                }
-                if index == 0 {
-                    let lines = try String(contentsOf: home.file, encoding: .utf8).components(separatedBy: "\n")
-                        .map { $0.trimmingCharacters(in: .whitespaces) }
-                    for line in imports where !lines.contains(line) {
-                        XCTFail("\(home.file.lastPathComponent) has the snippet but not its \(line)")
-                    }
-                }
-            }
+            for problem in try snippetProblems(block, in: sources) { XCTFail(problem) }
             // `register`'s two-parameter kinds (operation, route parameters) are told apart by name.
             XCTAssertFalse(text.contains(", _ in"), "a handler whose second parameter is `_`:\n\(text)")
         }

@@ -76,7 +76,7 @@ final class ServingArticleTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(count, 10)
+        XCTAssertEqual(count, 14)
     }
 
     /// `lines` trimmed, without blank lines.

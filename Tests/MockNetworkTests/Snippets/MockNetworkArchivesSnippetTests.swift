@@ -10,23 +10,6 @@ import XCTest
 // The snippet of MockNetworkArchives.md (the MockNetworkArchives catalog's front page), as written there (ArticleSnippetTests checks it): it compiles here,
 // and runs, replaying the archive its relative path names (`enterFolderWithLoginArchive`).
 
-/// The article's client: logs a user in, and reads the token from the answer.
-private struct LoginClient {
-    let session: URLSession
-
-    private struct Answer: Decodable {
-        let token: String
-    }
-
-    func logIn(user: String) async throws -> String {
-        var request = URLRequest(url: URL(string: "https://api.example.com/login")!)
-        request.httpMethod = "POST"
-        request.httpBody = try JSONEncoder().encode(["user": user])
-        let (data, _) = try await session.data(for: request)
-        return try JSONDecoder().decode(Answer.self, from: data).token
-    }
-}
-
 final class MockNetworkArchivesSnippetTests: XCTestCase {
     func testTheOverviewReplaysTheLogInFromTheArchive() async throws {
         try enterFolderWithLoginArchive(self)

@@ -2,6 +2,10 @@ import Foundation
 import MockNetworkArchives
 import XCTest
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 // An article's XCTest class whose name another test of this target already has (`DogAPITests`,
 // `FeedTests`) is declared inside a test, as written. XCTest on Apple platforms finds every test
 // class through the Objective-C runtime and runs such a class itself; XCTest on Linux runs the
@@ -57,5 +61,34 @@ func enterFolderWithLoginArchive(_ test: XCTestCase, file: StaticString = #fileP
     test.addTeardownBlock {
         _ = FileManager.default.changeCurrentDirectoryPath(previous)
         try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+/// The articles' login client (Archives, MockNetworkArchives, Testing with XCTest): posts the user
+/// (and password) as JSON, and reads the token from the answer.
+struct LoginClient {
+    let session: URLSession
+
+    private struct Answer: Decodable {
+        let token: String
+    }
+
+    /// Logs `user` in, as the archive articles' client does.
+    func logIn(user: String) async throws -> String {
+        try await post(["user": user], contentType: nil)
+    }
+
+    /// Logs `user` in with `password`, as "Testing with XCTest"'s client does.
+    func login(user: String, password: String) async throws -> String {
+        try await post(["user": user, "password": password], contentType: "application/json")
+    }
+
+    private func post(_ fields: [String: String], contentType: String?) async throws -> String {
+        var request = URLRequest(url: URL(string: "https://api.example.com/login")!)
+        request.httpMethod = "POST"
+        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONEncoder().encode(fields)
+        let (data, _) = try await session.data(for: request)
+        return try JSONDecoder().decode(Answer.self, from: data).token
     }
 }

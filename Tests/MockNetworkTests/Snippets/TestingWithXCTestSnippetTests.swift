@@ -10,24 +10,6 @@ import XCTest
 // The snippets of TestingWithXCTest.md, as written there (ArticleSnippetTests checks them): they
 // compile here, and run.
 
-/// The article's client: posts the credentials as JSON, reads the token from the answer.
-private struct LoginClient {
-    let session: URLSession
-
-    private struct Answer: Decodable {
-        let token: String
-    }
-
-    func login(user: String, password: String) async throws -> String {
-        var request = URLRequest(url: URL(string: "https://api.example.com/login")!)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONEncoder().encode(["user": user, "password": password])
-        let (data, _) = try await session.data(for: request)
-        return try JSONDecoder().decode(Answer.self, from: data).token
-    }
-}
-
 // TestingWithXCTest.md: Overview
 final class LoginTests: MockNetworkTestCase {
     func testSendsCredentials() async throws {

@@ -60,3 +60,39 @@ func withoutComment(_ line: String) -> String {
     }
     return line
 }
+
+/// The test sources under `root`, each with its code as one line (see `code(_:)`), for `check`.
+func snippetHomes(under root: URL) throws -> [(file: URL, code: String)] {
+    try testSources(under: root).map { file in
+        (file: file, code: " " + code(try String(contentsOf: file, encoding: .utf8)) + " ")
+    }
+}
+
+/// What is wrong with `block` as the code of a test in `homes`, each problem a sentence (none when
+/// it is right): each run of lines between blank lines, its `import` lines aside, must be a run of
+/// one file's code (comments and line breaks aside), and the file that has the first run must have
+/// the block's `import` lines too.
+func snippetProblems(_ block: [String], in homes: [(file: URL, code: String)]) throws -> [String] {
+    let text = block.joined(separator: "\n")
+    let isImport = { (line: String) in line.trimmingCharacters(in: .whitespaces).hasPrefix("import ") }
+    let imports = block.filter(isImport).map { $0.trimmingCharacters(in: .whitespaces) }
+    let runs = block.filter { !isImport($0) }
+        .split { $0.trimmingCharacters(in: .whitespaces).isEmpty }
+        .map { " " + code($0.joined(separator: "\n")) + " " }
+        .filter { $0 != "  " }
+    guard !runs.isEmpty else { return ["a snippet with no code:\n\(text)"] }
+    var problems: [String] = []
+    for (index, run) in runs.enumerated() {
+        guard let home = homes.first(where: { $0.code.contains(run) }) else {
+            problems.append("a snippet that is no test's code:\n\(run)\nin\n\(text)")
+            continue
+        }
+        guard index == 0 else { continue }
+        let lines = try String(contentsOf: home.file, encoding: .utf8).components(separatedBy: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        for line in imports where !lines.contains(line) {
+            problems.append("\(home.file.lastPathComponent) has the snippet but not its \(line)")
+        }
+    }
+    return problems
+}
