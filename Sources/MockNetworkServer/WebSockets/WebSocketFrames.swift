@@ -117,23 +117,31 @@ enum WebSocketFrames {
     /// The payload bytes `offset..<end` of the frame `head` heads at the front of `bytes`, unmasked:
     /// the frame may still be arriving, as long as they have.
     static func unmasked(_ bytes: ByteQueue, _ head: Head, from offset: Int, to end: Int) -> [UInt8] {
-        var payload = [UInt8](repeating: 0, count: end - offset)
+        let count = end - offset
+        guard count > 0 else { return [] }
         let mask = head.mask
-        bytes.withBytes((head.payloadStart + offset)..<(head.payloadStart + end)) { slice in
-            var index = 0
-            for byte in slice {
-                let key: UInt8
-                switch (offset + index) & 3 {
-                case 0: key = mask.0
-                case 1: key = mask.1
-                case 2: key = mask.2
-                default: key = mask.3
+        let key = [mask.0, mask.1, mask.2, mask.3]
+        return [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
+            bytes.withUnsafeBytes { all in
+                let input = UnsafeRawBufferPointer(
+                    rebasing: all[(head.payloadStart + offset)..<(head.payloadStart + end)])
+                // Eight bytes at a time: the key repeated, turned to start where `offset` falls in it.
+                var word: UInt64 = 0
+                withUnsafeMutableBytes(of: &word) { for index in 0..<8 { $0[index] = key[(offset + index) & 3] } }
+                var index = 0
+                while index + 8 <= count {
+                    let chunk = input.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    UnsafeMutableRawPointer(output.baseAddress! + index).storeBytes(
+                        of: chunk ^ word, as: UInt64.self)
+                    index += 8
                 }
-                payload[index] = byte ^ key
-                index += 1
+                while index < count {
+                    output[index] = input[index] ^ key[(offset + index) & 3]
+                    index += 1
+                }
             }
+            initialized = count
         }
-        return payload
     }
 
     /// A server's frame: unmasked, `fin` unless it is a fragment with more to follow.

@@ -72,4 +72,24 @@ final class WebSocketFramingTests: XCTestCase {
         XCTAssertEqual(Array(payload.prefix(2)), [0x03, 0xE8])
         XCTAssertTrue(UTF8Check.isValid(payload.dropFirst(2)))
     }
+
+    /// Unmasking eight bytes at a time gives what the RFC's byte at a time gives, from any offset of
+    /// a frame still arriving and for any length.
+    func testUnmaskingMatchesTheByteAtATimeRuleFromAnyOffset() throws {
+        let key: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
+        let payload = (0..<41).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        let masked = payload.enumerated().map { $0.element ^ key[$0.offset & 3] }
+        var bytes = ByteQueue()
+        bytes.append(contentsOf: [0x82, 0x80 | UInt8(payload.count)] + key + masked)
+        guard case .head(let head) = WebSocketFrames.readHead(bytes, maxPayload: 1 << 20) else {
+            return XCTFail("no head")
+        }
+        for offset in 0...12 {
+            for end in offset...payload.count {
+                XCTAssertEqual(
+                    WebSocketFrames.unmasked(bytes, head, from: offset, to: end), Array(payload[offset..<end]),
+                    "\(offset)..<\(end)")
+            }
+        }
+    }
 }
