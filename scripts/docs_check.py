@@ -8,10 +8,14 @@ Screenshots of the landing pages and the articles go to OUT/screenshots, every p
 OUT/report.txt. It runs the Chromium it is given (Debian's chromium) and never downloads a browser.
 
     python3 scripts/docs_check.py --site DIR --base PATH --origin URL --chromium BROWSER --out DIR
-        [--only TEXT] MODULE...
+        [--only TEXT] [--workers N] MODULE...
+
+Pages are dealt round to --workers browsers checking side by side (default: one more than the
+machine's cores), each in a process of its own.
 """
 
 import argparse
+import concurrent.futures
 import json
 import os
 import shutil
@@ -192,17 +196,11 @@ def check_page(browser_page, page, origin, known, shots, base, heard):
     return heard + problems, notes
 
 
-def check(site, base, origin, chromium, out, modules, only=""):
-    every_page = pages(site, base, modules)
-    known = {page.path.lower().rstrip("/") for page in every_page}
-    chosen = [page for page in every_page if only.lower() in page.path.lower()]
-    prefix = f"/{base}" if base else ""
-    # A module whose catalog the merge left out (or that was never built) has no landing page.
-    absent = [module for module in modules if f"{prefix}/documentation/{module}".lower() not in known]
-    shots = os.path.join(out, "screenshots")
-    os.makedirs(shots, exist_ok=True)
-    failures, notes, report = [], [], []
-    failures.extend(f"{module}: the site has no landing page for this module" for module in absent)
+def check_shard(arguments):
+    """Checks `pages` in a browser of its own; the report lines, failures and notes of each page,
+    by its number in the whole list (a shard of the pages, checked beside the others)."""
+    pages_with_numbers, origin, known, shots, base, chromium = arguments
+    results = []
     with sync_playwright() as playwright:
         # The browser given, never one of Playwright's own: nothing is downloaded. Playwright runs
         # it without its sandbox, which Chromium refuses to use as root.
@@ -217,13 +215,40 @@ def check(site, base, origin, chromium, out, modules, only=""):
 
         browser_page.on("console", lambda message: hear(console_problem(message)))
         browser_page.on("pageerror", lambda error: hear(f"uncaught exception: {error.stack or error.message}"))
-        for page in chosen:
+        for number, page in pages_with_numbers:
             problems, page_notes = check_page(browser_page, page, origin, known, shots, base, heard)
-            report.append(f"{'FAIL' if problems else 'ok  '} {page.label():8} {page.path}")
+            report = [f"{'FAIL' if problems else 'ok  '} {page.label():8} {page.path}"]
             report.extend(f"       {problem}" for problem in problems)
-            failures.extend(f"{page.path}: {problem}" for problem in problems)
-            notes.extend(f"{page.path}: {note}" for note in page_notes)
+            results.append((number, report, [f"{page.path}: {problem}" for problem in problems],
+                            [f"{page.path}: {note}" for note in page_notes]))
         browser.close()
+    return results
+
+
+def check(site, base, origin, chromium, out, modules, only="", workers=1):
+    every_page = pages(site, base, modules)
+    known = {page.path.lower().rstrip("/") for page in every_page}
+    chosen = [page for page in every_page if only.lower() in page.path.lower()]
+    prefix = f"/{base}" if base else ""
+    # A module whose catalog the merge left out (or that was never built) has no landing page.
+    absent = [module for module in modules if f"{prefix}/documentation/{module}".lower() not in known]
+    shots = os.path.join(out, "screenshots")
+    os.makedirs(shots, exist_ok=True)
+    failures, notes, report = [], [], []
+    failures.extend(f"{module}: the site has no landing page for this module" for module in absent)
+    # Pages dealt round to `workers` browsers, each in a process of its own: much of a page's time
+    # is waiting for it to render, which the others fill.
+    numbered = list(enumerate(chosen))
+    shards = [(numbered[index::workers], origin, known, shots, base, chromium) for index in range(workers)]
+    if workers == 1:
+        results = check_shard(shards[0])
+    else:
+        with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+            results = [result for shard in pool.map(check_shard, shards) for result in shard]
+    for _, page_report, page_failures, page_notes in sorted(results, key=lambda result: result[0]):
+        report.extend(page_report)
+        failures.extend(page_failures)
+        notes.extend(page_notes)
     with open(os.path.join(out, "report.txt"), "w") as file:
         file.write("\n".join(report + [""] + notes) + "\n")
     for note in notes:
@@ -246,7 +271,9 @@ if __name__ == "__main__":
     parser.add_argument("--chromium", default="chromium", help="the browser to run: a name on PATH or a path")
     parser.add_argument("--out", required=True, help="where screenshots and the report go")
     parser.add_argument("--only", default="", help="check only the pages whose path holds this text")
+    parser.add_argument("--workers", type=int, default=max(2, (os.cpu_count() or 1) + 1),
+                        help="browsers checking pages side by side (default: one more than the cores)")
     parser.add_argument("modules", nargs="+", help="the modules whose catalogs the site was built from")
     arguments = parser.parse_args()
     sys.exit(check(arguments.site, arguments.base, arguments.origin, arguments.chromium, arguments.out,
-                   arguments.modules, arguments.only))
+                   arguments.modules, arguments.only, max(1, arguments.workers)))
