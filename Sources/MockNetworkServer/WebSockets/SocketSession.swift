@@ -333,7 +333,6 @@ final class SocketSession: ConnectionUpgrade {
         channel.cutAfterSending()
     }
 
-    /// Sends a ping and returns when a pong comes (or the connection ends).
     /// Pings, and returns `true` when the pong comes or the connection closes, `false` when
     /// neither happened within `seconds`; holds no thread.
     func ping(_ payload: [UInt8], within seconds: Double) async -> Bool {
