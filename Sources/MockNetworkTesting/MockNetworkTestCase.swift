@@ -121,6 +121,33 @@
             #endif
         }
 
+        #if canImport(FoundationNetworking)
+            /// Records a failure, except XCTest's own for an unmatched request's error that the test
+            /// threw: the test's report (at `tearDown()`) says the same, with the nearest handler and
+            /// the fix, so the test fails once. Every other failure is recorded as it is.
+            override open func recordFailure(
+                withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+            ) {
+                // swift-corelibs-xctest records a thrown error as `threw error "…"` at `<EXPR>`, line 0.
+                let thrown = !expected && filePath == "<EXPR>" && description.hasPrefix("threw error")
+                if thrown, description.contains(MockFailure.reportedNote), current?.failures.isEmpty == false { return }
+                super.recordFailure(
+                    withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+            }
+        #else
+            /// Records an issue, except XCTest's own for an unmatched request's error that the test
+            /// threw: the test's report (at `tearDown()`) says the same, with the nearest handler and
+            /// the fix, so the test fails once. Every other issue is recorded as it is.
+            override open func record(_ issue: XCTIssue) {
+                if issue.type == .thrownError, let error = issue.associatedError, MockFailure.isReported(error),
+                    current?.failures.isEmpty == false
+                {
+                    return
+                }
+                super.record(issue)
+            }
+        #endif
+
         /// Reports `failures` as this test's; when the test failed, attaches its traffic first.
         private func report(_ failures: [MockFailure]) {
             // A failed test's report gets its traffic (`attachesTrafficOnFailure`); a passing one's never.

@@ -1,0 +1,102 @@
+import Foundation
+import MockNetwork
+import MockNetworkTesting
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+#if canImport(FoundationNetworking)
+    /// A test that lets an unmatched request's error go (`try await session.data(…)`) fails once,
+    /// with MockNetwork's report, not also with XCTest's "threw error" dump of the same words.
+    ///
+    /// Drives ``ThrowingClientCase`` as XCTest runs a test, with a test run that keeps the failures
+    /// instead of printing them. Made as XCTest's generated list makes a test, so this is Linux's;
+    /// Apple's XCTest makes test cases from selectors (there, `record(_:)` drops the thrown issue).
+    final class ThrownUnmatchedErrorTests: XCTestCase {
+        func testAThrownUnmatchedRequestErrorIsOneFailureTheReport() throws {
+            let finished = Shared(false)
+            endRunUnlessFinished(finished, within: 60, "a test that throws an unmatched request's error")
+            defer { finished.update { $0 = true } }
+
+            let round = ThrowingClientCase.made("requestUnmatched")
+            round.run()
+            let failures = (round.testRun as? KeptFailures)?.failures ?? []
+            check(failures.count == 1, "one failure, not \(failures.count): \(failures)")
+            check(
+                failures.first?.hasPrefix("MockNetwork: no handler for GET https://api.example.com/none.") == true,
+                "the report, not XCTest's dump of the error: \(failures)")
+            check(round.thrown?.code == .resourceUnavailable, "the test still threw the client's error")
+        }
+
+        /// Any other error the test throws is XCTest's to report, as it is.
+        func testAnotherThrownErrorStaysXCTests() throws {
+            let finished = Shared(false)
+            endRunUnlessFinished(finished, within: 60, "a test that throws an error of its own")
+            defer { finished.update { $0 = true } }
+
+            let round = ThrowingClientCase.made("throwOwnError")
+            round.run()
+            let failures = (round.testRun as? KeptFailures)?.failures ?? []
+            check(failures == [#"threw error "OwnError()""#], "XCTest's own failure: \(failures)")
+        }
+
+        /// Fails this test unless `condition` holds. Not `XCTAssert`: after `run()` of another test
+        /// case, XCTest has no current test case, and an assertion's failure would go nowhere.
+        private func check(_ condition: Bool, _ message: @autoclosure () -> String, line: Int = #line) {
+            guard !condition else { return }
+            recordFailure(withDescription: message(), inFile: #filePath, atLine: line, expected: true)
+        }
+    }
+
+    /// A test run that keeps the failures recorded in it, and tells no observer (nothing is printed).
+    final class KeptFailures: XCTestCaseRun {
+        private(set) var failures: [String] = []
+
+        override func start() {}
+        override func stop() {}
+
+        override func recordFailure(
+            withDescription description: String, inFile filePath: String?, atLine lineNumber: Int, expected: Bool
+        ) {
+            failures.append(description)
+        }
+    }
+
+    /// Tests in an app's shape that throw; driven by ``ThrownUnmatchedErrorTests`` (no method of its
+    /// own starts with "test", so XCTest does not run it by itself).
+    final class ThrowingClientCase: MockNetworkTestCase {
+        struct OwnError: Error {}
+
+        private(set) var thrown: URLError?
+
+        override var testRunClass: AnyClass? { KeptFailures.self }
+
+        /// A test case that runs the method `name` names, made as XCTest's generated test list makes one.
+        static func made(_ name: String) -> ThrowingClientCase {
+            ThrowingClientCase(name: name) { testCase in
+                guard let test = testCase as? ThrowingClientCase else { return }
+                if name == "requestUnmatched" {
+                    try asyncTest(ThrowingClientCase.requestUnmatched)(test)()
+                } else {
+                    try test.throwOwnError()
+                }
+            }
+        }
+
+        func requestUnmatched() async throws {
+            mocks.attachesTrafficOnFailure = false
+            do {
+                _ = try await session.data(from: try url("https://api.example.com/none"))
+            } catch let error as URLError {
+                thrown = error
+                throw error
+            }
+        }
+
+        func throwOwnError() throws {
+            throw OwnError()
+        }
+    }
+#endif
