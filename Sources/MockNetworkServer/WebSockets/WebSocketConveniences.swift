@@ -59,3 +59,11 @@ extension MockServer {
         return components.url ?? http
     }
 }
+
+extension MockWebSocket {
+    /// `duration` in seconds.
+    static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}
