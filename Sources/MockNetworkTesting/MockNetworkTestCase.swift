@@ -27,6 +27,10 @@
     /// keep a `MockRegistry()` made in `setUp()` and call its `verify()` in `tearDown()`.
     open class MockNetworkTestCase: XCTestCase {
         private var current: MockRegistry?
+        /// XCTest's failure for a thrown error that this test's report covers, held back until the
+        /// report comes (see `recordFailure`), and whether it came.
+        private var withheld: (() -> Void)?
+        private var reported = false
 
         /// This test's registry, made fresh for every test, with the class's defaults registered.
         public var mocks: MockRegistry {
@@ -114,6 +118,8 @@
             // What such tasks brought since `tearDown` (a request made just before it, or during the wait).
             let late = registry.failuresSinceEnd()
             if !late.isEmpty { report(late) }
+            if !reported { withheld?() }
+            withheld = nil
             Lifecycle.cancelAndReset(registry)
             registry.testEnded(name)
             #if Archives && canImport(FoundationNetworking)
@@ -130,7 +136,14 @@
             ) {
                 // swift-corelibs-xctest records a thrown error as `threw error "…"` at `<EXPR>`, line 0.
                 let thrown = !expected && filePath == "<EXPR>" && description.hasPrefix("threw error")
-                if thrown, description.contains(MockFailure.reportedNote), current?.failures.isEmpty == false { return }
+                if thrown, description.contains(MockFailure.reportedNote), current?.failures.isEmpty == false {
+                    // Recorded after all if no report came (a `tearDown()` that did not call `super`).
+                    withheld = {
+                        super.recordFailure(
+                            withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+                    }
+                    return
+                }
                 super.recordFailure(
                     withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
             }
@@ -142,6 +155,8 @@
                 if issue.type == .thrownError, let error = issue.associatedError, MockFailure.isReported(error),
                     current?.failures.isEmpty == false
                 {
+                    // Recorded after all if no report came (a `tearDown()` that did not call `super`).
+                    withheld = { super.record(issue) }
                     return
                 }
                 super.record(issue)
@@ -163,6 +178,7 @@
                 }
             #endif
             for failure in Lifecycle.withNote(note, failures) { fail(failure) }
+            if !failures.isEmpty { reported = true }
             if failures.isEmpty, let note { print(note) }
         }
 

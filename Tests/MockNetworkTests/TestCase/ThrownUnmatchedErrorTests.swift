@@ -30,6 +30,40 @@ import XCTest
             check(round.thrown?.code == .resourceUnavailable, "the test still threw the client's error")
         }
 
+        /// A `tearDown()` that skips `super`'s still gets the report (the end of the test sends what
+        /// was not reported), and XCTest's failure for the thrown error stays held back.
+        func testATearDownWithoutSuperStillGetsTheReport() throws {
+            let finished = Shared(false)
+            endRunUnlessFinished(finished, within: 60, "a test that throws and skips super.tearDown()")
+            defer { finished.update { $0 = true } }
+
+            let round = ThrowingClientCase.made("requestUnmatched")
+            round.tearDownStep = .skipSuper
+            round.run()
+            let failures = (round.testRun as? KeptFailures)?.failures ?? []
+            check(failures.count == 1, "one failure, not \(failures.count): \(failures)")
+            check(
+                failures.first?.hasPrefix("MockNetwork: no handler for GET https://api.example.com/none.") == true,
+                "the report: \(failures)")
+        }
+
+        /// A test that takes its failures (`takeFailures()`, it expected them) gets no report: XCTest's
+        /// failure for the error it threw is recorded after all, as it would be without MockNetwork.
+        func testWithNoReportTheThrownErrorStays() throws {
+            let finished = Shared(false)
+            endRunUnlessFinished(finished, within: 60, "a test that throws and takes its failures")
+            defer { finished.update { $0 = true } }
+
+            let round = ThrowingClientCase.made("requestUnmatched")
+            round.tearDownStep = .takeFailures
+            round.run()
+            let failures = (round.testRun as? KeptFailures)?.failures ?? []
+            check(failures.count == 1, "one failure, not \(failures.count): \(failures)")
+            check(
+                failures.first?.hasPrefix(#"threw error "Error Domain=NSURLErrorDomain Code=-1008"#) == true,
+                "XCTest's own: \(failures)")
+        }
+
         /// Any other error the test throws is XCTest's to report, as it is.
         func testAnotherThrownErrorStaysXCTests() throws {
             let finished = Shared(false)
@@ -70,8 +104,21 @@ import XCTest
         struct OwnError: Error {}
 
         private(set) var thrown: URLError?
+        /// What the test's `tearDown()` does besides calling `super`'s.
+        enum TearDownStep { case none, skipSuper, takeFailures }
+        var tearDownStep = TearDownStep.none
 
         override var testRunClass: AnyClass? { KeptFailures.self }
+
+        override func tearDown() {
+            switch tearDownStep {
+            case .none: super.tearDown()
+            case .skipSuper: break  // a mistake a suite can make
+            case .takeFailures:
+                _ = mocks.takeFailures()
+                super.tearDown()
+            }
+        }
 
         /// A test case that runs the method `name` names, made as XCTest's generated test list makes one.
         static func made(_ name: String) -> ThrowingClientCase {
