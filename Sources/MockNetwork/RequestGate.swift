@@ -30,7 +30,8 @@ public final class RequestGate: Sendable {
         var arrivals: [RecordedRequest] = []
         /// How many of them `arrived(timeout:)` has returned.
         var returned = 0
-        var arrivalWaiters: [Int: CheckedContinuation<RecordedRequest, any Error>] = [:]
+        /// Waits for the next arrival, each woken by it (or by its deadline, or a cancel).
+        var arrivalWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
         var held: [Int: Held] = [:]
         var released: MockResponse?
         var nextID = 0
@@ -53,6 +54,9 @@ public final class RequestGate: Sendable {
     /// Waits until a request reaches the gate, and returns it; each call returns the next one, in the
     /// order they arrived (a request that arrived before the call counts).
     ///
+    /// Time in which Swift's concurrency pool ran nothing it was given (other tests held its threads,
+    /// so the task that makes the request could not run either) does not count toward `timeout`.
+    ///
     /// - Throws: ``MockNetworkError/requestNotSeen(_:)`` when none arrives within `timeout` seconds.
     @discardableResult
     public func arrived(timeout: Duration) async throws -> RecordedRequest {
@@ -62,36 +66,54 @@ public final class RequestGate: Sendable {
     /// The same, with the timeout in seconds (`timeout: 2`; the `Duration` form reads `timeout: .seconds(2)`).
     @discardableResult
     public func arrived(timeout: TimeInterval = 5) async throws -> RecordedRequest {
+        let clock = PoolClock()
+        let start = DispatchTime.now()
+        while true {
+            try Task.checkCancellation()
+            if let request = nextArrival() { return request }
+            let deadline = clock.deadline(start: start, timeout: timeout)
+            if DispatchTime.now() >= deadline {
+                guard await clock.isOver(start: start, timeout: timeout) else { continue }
+                if let request = nextArrival() { return request }
+                throw MockNetworkError.requestNotSeen(
+                    "no request reached \(name) within \(timeout) s\(clock.note). Check that the code under test "
+                        + "makes it, to that URL and with that method, or give arrived(timeout:) longer.")
+            }
+            await arrivalOrDeadline(deadline)
+        }
+    }
+
+    /// The earliest arrival no call returned yet, taken.
+    private func nextArrival() -> RecordedRequest? {
+        state.withLock { state in
+            guard state.returned < state.arrivals.count else { return nil }
+            state.returned += 1
+            return state.arrivals[state.returned - 1]
+        }
+    }
+
+    /// Returns once a request arrives, at `deadline`, or on a cancel.
+    private func arrivalOrDeadline(_ deadline: DispatchTime) async {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
         }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let ready: Result<RecordedRequest, any Error>? = state.withLock { state in
-                    if Task.isCancelled { return .failure(CancellationError()) }
-                    if state.returned < state.arrivals.count {
-                        state.returned += 1
-                        return .success(state.arrivals[state.returned - 1])
-                    }
+        let state = self.state
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let waits = state.withLock { state in
+                    guard state.returned == state.arrivals.count, !Task.isCancelled else { return false }
                     state.arrivalWaiters[id] = continuation
-                    return nil
+                    return true
                 }
-                if let ready {
-                    continuation.resume(with: ready)
-                    return
-                }
-                let name = name
-                DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [state] in
-                    let waiter = state.withLock { $0.arrivalWaiters.removeValue(forKey: id) }
-                    waiter?.resume(
-                        throwing: MockNetworkError.requestNotSeen(
-                            "no request reached \(name) within \(timeout) s. Check that the code under test makes "
-                                + "it, to that URL and with that method, or give arrived(timeout:) longer."))
+                guard waits else { return continuation.resume() }
+                guard deadline != .distantFuture else { return }
+                DispatchQueue.global().asyncAfter(deadline: deadline) {
+                    state.withLock { $0.arrivalWaiters.removeValue(forKey: id) }?.resume()
                 }
             }
         } onCancel: {
-            state.withLock { $0.arrivalWaiters.removeValue(forKey: id) }?.resume(throwing: CancellationError())
+            state.withLock { $0.arrivalWaiters.removeValue(forKey: id) }?.resume()
         }
     }
 
@@ -119,21 +141,18 @@ public final class RequestGate: Sendable {
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let (now, waiter):
-                    (Result<MockResponse, any Error>?, CheckedContinuation<RecordedRequest, any Error>?) =
-                        state.withLock { state in
-                            state.arrivals.append(recorded)
-                            var waiter: CheckedContinuation<RecordedRequest, any Error>?
-                            if let first = state.arrivalWaiters.keys.min() {
-                                waiter = state.arrivalWaiters.removeValue(forKey: first)
-                                state.returned += 1
-                            }
-                            if Task.isCancelled { return (.failure(CancellationError()), waiter) }
-                            if let released = state.released { return (.success(released), waiter) }
-                            state.held[id] = Held(request: recorded, continuation: continuation)
-                            return (nil, waiter)
-                        }
-                waiter?.resume(returning: recorded)
+                let (now, waiters): (Result<MockResponse, any Error>?, [CheckedContinuation<Void, Never>]) =
+                    state.withLock { state in
+                        state.arrivals.append(recorded)
+                        let waiters = Array(state.arrivalWaiters.values)
+                        state.arrivalWaiters = [:]
+                        if Task.isCancelled { return (.failure(CancellationError()), waiters) }
+                        if let released = state.released { return (.success(released), waiters) }
+                        state.held[id] = Held(request: recorded, continuation: continuation)
+                        return (nil, waiters)
+                    }
+                // Each takes the next arrival in turn (`nextArrival()`).
+                for waiter in waiters { waiter.resume() }
                 if let now { continuation.resume(with: now) } else { onHold() }
             }
         } onCancel: {

@@ -1,0 +1,105 @@
+import Dispatch
+import Foundation
+
+/// The clock of a test's wait on work of the test's own (a request that a task of the test makes):
+/// time in which the concurrency pool ran nothing it was given does not count, since the test's
+/// task could not run then either. Other tests take the pool's threads (synchronous tests that
+/// block, as tutorials write them, hold them for seconds), so without it a test's verdict would
+/// depend on what other tests do.
+///
+/// While the wait lasts, a probe job goes to the pool every 0.1 s (one at a time, at the waiter's
+/// priority): the time a probe waited past 20 ms is not counted (overlapping probes count once), at
+/// most `cap` seconds in all. Dropping the clock stops its probes.
+package final class PoolClock: Sendable {
+    private struct State {
+        /// Seconds not counted so far.
+        var notCounted: TimeInterval = 0
+        /// Until when waits are counted already, so that two probes waiting at once count once.
+        var countedUntil: UInt64 = 0
+        var probing = false
+    }
+
+    private let state = Locked(State())
+    private let priority: TaskPriority?
+    private let cap: TimeInterval
+    /// What a probe may wait without its wait counting as the pool's: a turn of a busy machine.
+    private static let slack: TimeInterval = 0.02
+
+    /// Starts the clock, for a wait that starts now.
+    package init(priority: TaskPriority? = Task.currentPriority, cap: TimeInterval = 30) {
+        self.priority = priority
+        self.cap = cap
+        tick()
+    }
+
+    /// Seconds the pool held what it was given, which the wait does not count.
+    package var notCounted: TimeInterval { state.withLock { $0.notCounted } }
+
+    /// When a wait of `timeout` seconds that began at `start` ends, the time not counted added.
+    package func deadline(start: DispatchTime, timeout: TimeInterval) -> DispatchTime {
+        timeout.isFinite ? start + timeout + notCounted : .distantFuture
+    }
+
+    /// At a wait's deadline: one more turn of the pool (what it has waiting runs first, a task of the
+    /// test's among it), then, unless the time not counted moved the deadline, a grace for such a
+    /// task's request to get through Foundation (the longer the turn took, the longer). Whether the
+    /// wait is over; else its deadline moved.
+    package func isOver(start: DispatchTime, timeout: TimeInterval) async -> Bool {
+        let waited = await turn()
+        guard DispatchTime.now() >= deadline(start: start, timeout: timeout) else { return false }
+        let grace = Self.slack + min(5 * waited, 2)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().asyncAfter(deadline: .now() + grace) { done.resume() }
+        }
+        return true
+    }
+
+    /// Waits for one turn of the pool: a job put on it now runs after what it has waiting (a task of
+    /// the test's among it). Returns how long that job waited.
+    @discardableResult
+    package func turn() async -> TimeInterval {
+        let asked = DispatchTime.now().uptimeNanoseconds
+        let ran = await Task.detached(priority: priority) { DispatchTime.now().uptimeNanoseconds }.value
+        count(asked: asked, ran: ran)
+        return Double(ran - min(ran, asked)) / 1e9
+    }
+
+    /// What the wait says of the time not counted, for its message: empty when there was none to speak of.
+    package var note: String {
+        let seconds = notCounted
+        guard seconds >= 0.05 else { return "" }
+        return " (and \((seconds * 10).rounded() / 10) s more that did not count: other work held the threads of "
+            + "Swift's concurrency pool, so the test's own tasks could not run)"
+    }
+
+    private func tick() {
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { [weak self] in
+            guard let self else { return }
+            let send = state.withLock { state -> Bool in
+                guard !state.probing else { return false }
+                state.probing = true
+                return true
+            }
+            if send {
+                let asked = DispatchTime.now().uptimeNanoseconds
+                Task.detached(priority: priority) { [weak self] in
+                    let ran = DispatchTime.now().uptimeNanoseconds
+                    self?.state.withLock { $0.probing = false }
+                    self?.count(asked: asked, ran: ran)
+                }
+            }
+            tick()
+        }
+    }
+
+    /// Counts out the part of a probe's wait (asked, then ran, in uptime nanoseconds) past the slack
+    /// that no other probe counted out.
+    private func count(asked: UInt64, ran: UInt64) {
+        state.withLock { state in
+            let from = max(asked + UInt64(Self.slack * 1e9), state.countedUntil)
+            guard ran > from else { return }
+            state.notCounted = min(cap, state.notCounted + Double(ran - from) / 1e9)
+            state.countedUntil = ran
+        }
+    }
+}
