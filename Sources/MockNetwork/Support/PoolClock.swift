@@ -9,7 +9,7 @@ import Foundation
 ///
 /// While the wait lasts, a probe job goes to the pool every 0.1 s (one at a time, at the waiter's
 /// priority): the time a probe waited past 20 ms is not counted (overlapping probes count once), at
-/// most `cap` seconds in all. Dropping the clock stops its probes.
+/// most `cap` seconds in all. Dropping the clock, or ``stop()``, stops its probes.
 package final class PoolClock: Sendable {
     private struct State {
         /// Seconds not counted so far.
@@ -17,6 +17,7 @@ package final class PoolClock: Sendable {
         /// Until when waits are counted already, so that two probes waiting at once count once.
         var countedUntil: UInt64 = 0
         var probing = false
+        var stopped = false
     }
 
     private let state = Locked(State())
@@ -34,6 +35,27 @@ package final class PoolClock: Sendable {
 
     /// Seconds the pool held what it was given, which the wait does not count.
     package var notCounted: TimeInterval { state.withLock { $0.notCounted } }
+
+    /// Ends the clock's probes, and a pending ``expire(start:timeout:_:)``: the wait is over.
+    package func stop() {
+        state.withLock { $0.stopped = true }
+    }
+
+    /// Calls `expire` when a wait of `timeout` seconds that began at `start` is over
+    /// (``isOver(start:timeout:)``), unless ``stop()`` came first. For a wait that a callback ends;
+    /// the clock lives until then.
+    package func expire(start: DispatchTime, timeout: TimeInterval, _ expire: @escaping @Sendable () -> Void) {
+        guard timeout.isFinite else { return }
+        DispatchQueue.global().asyncAfter(deadline: deadline(start: start, timeout: timeout)) { [self] in
+            guard !state.withLock({ $0.stopped }) else { return }
+            Task.detached(priority: priority) { [self] in
+                guard await isOver(start: start, timeout: timeout) else {
+                    return self.expire(start: start, timeout: timeout, expire)
+                }
+                if !state.withLock({ $0.stopped }) { expire() }
+            }
+        }
+    }
 
     /// When a wait of `timeout` seconds that began at `start` ends, the time not counted added.
     package func deadline(start: DispatchTime, timeout: TimeInterval) -> DispatchTime {
@@ -76,7 +98,7 @@ package final class PoolClock: Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { [weak self] in
             guard let self else { return }
             let send = state.withLock { state -> Bool in
-                guard !state.probing else { return false }
+                guard !state.stopped, !state.probing else { return false }
                 state.probing = true
                 return true
             }
@@ -88,7 +110,7 @@ package final class PoolClock: Sendable {
                     self?.count(asked: asked, ran: ran)
                 }
             }
-            tick()
+            if !state.withLock({ $0.stopped }) { tick() }
         }
     }
 

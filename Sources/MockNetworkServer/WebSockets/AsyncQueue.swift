@@ -9,6 +9,13 @@ final class AsyncQueue<Value: Sendable>: Sendable {
     private struct Waiter {
         let id: Int
         let continuation: CheckedContinuation<Value?, any Error>
+        /// The clock of its timeout, stopped when the wait ends.
+        var clock: PoolClock?
+
+        func resume(with result: Result<Value?, any Error>) {
+            clock?.stop()
+            continuation.resume(with: result)
+        }
     }
 
     private struct State {
@@ -51,7 +58,7 @@ final class AsyncQueue<Value: Sendable>: Sendable {
             }
             return state.waiters.removeFirst()
         }
-        waiter?.continuation.resume(returning: value)
+        waiter?.resume(with: .success(value))
     }
 
     /// No value comes any more: waiters get `nil`, and so do takes once the values left are taken.
@@ -61,7 +68,7 @@ final class AsyncQueue<Value: Sendable>: Sendable {
             defer { state.waiters.removeAll() }
             return state.waiters
         }
-        for waiter in waiters { waiter.continuation.resume(returning: nil) }
+        for waiter in waiters { waiter.resume(with: .success(nil)) }
     }
 
     /// Takes the first waiting value `matches` accepts, if any, wherever it waits.
@@ -103,7 +110,16 @@ final class AsyncQueue<Value: Sendable>: Sendable {
                 if let immediate {
                     continuation.resume(with: immediate)
                 } else if let timeout {
-                    DispatchQueue.global().asyncAfter(deadline: .now() + max(timeout, 0)) { [weak self] in
+                    // Time in which the concurrency pool ran nothing (other tests held its threads, so
+                    // the client's task could not run either) does not count.
+                    let clock = PoolClock()
+                    let waits = state.withLock { state in
+                        guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return false }
+                        state.waiters[index].clock = clock
+                        return true
+                    }
+                    guard waits else { return clock.stop() }
+                    clock.expire(start: .now(), timeout: max(timeout, 0)) { [weak self] in
                         self?.abandon(id, with: timedOut())
                     }
                 }
@@ -119,7 +135,7 @@ final class AsyncQueue<Value: Sendable>: Sendable {
             guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
             return state.waiters.remove(at: index)
         }
-        waiter?.continuation.resume(throwing: error)
+        waiter?.resume(with: .failure(error))
     }
 
     /// Takes the first value waiting (there is one).

@@ -17,7 +17,10 @@ import MockNetwork
 /// ```
 ///
 /// Every method may be called from any task. After the socket closed, `send`, `ping` and `close`
-/// do nothing, and ``messages`` ends. ``events`` keeps what went each way, in order.
+/// do nothing, and ``messages`` ends. ``events`` keeps what went each way, in order. A timeout of a
+/// wait on the client (`receive`, `ping`, `awaitClosed`, and the registry's `nextWebSocket` and
+/// `nextWebSocketMessage`) does not count time in which Swift's concurrency pool ran nothing (other
+/// tests held its threads), since the client's task could not run then either.
 public final class MockWebSocket: Sendable {
     /// The handshake as handlers see it: its URL is the one the client believes it opened
     /// (`wss://api.example.com/chat`), with the `Sec-WebSocket-*` fields it sent.
@@ -250,7 +253,7 @@ public final class MockWebSocket: Sendable {
     ///
     /// - Throws: ``WebSocketError/timedOut(_:)`` when it is still open after `timeout`.
     public func awaitClosed(timeout: Duration = .seconds(5)) async throws {
-        await session.awaitEnd(until: .now() + Self.seconds(timeout))
+        await session.awaitEnd(within: Self.seconds(timeout))
         if state.withLock({ $0.open }) {
             throw WebSocketError.timedOut(
                 "the socket on \(url.absoluteString) was still open after \(Self.seconds(timeout)) s")

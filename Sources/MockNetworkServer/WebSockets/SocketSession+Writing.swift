@@ -116,7 +116,11 @@ extension SocketSession {
     /// Pings, and returns `true` when the pong comes or the connection closes, `false` when
     /// neither happened within `seconds`; holds no thread.
     func ping(_ payload: [UInt8], within seconds: Double) async -> Bool {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+        // Time in which the concurrency pool ran nothing (the client's task could not answer either)
+        // does not count.
+        let clock = PoolClock()
+        defer { clock.stop() }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let waiting = Locked<CheckedContinuation<Bool, Never>?>(continuation)
             let resume = { @Sendable (answered: Bool) in
                 waiting.withLock { waiting in
@@ -133,7 +137,7 @@ extension SocketSession {
                 resume(true)
             } else {
                 sendNow(WebSocketFrames.frame(.ping, payload.prefix(125)), evenIfHeld: true)
-                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { resume(false) }
+                clock.expire(start: .now(), timeout: seconds) { resume(false) }
             }
         }
     }
@@ -150,6 +154,19 @@ extension SocketSession {
 
     /// Returns once the connection closed, or at `deadline`; holds no thread.
     func awaitEnd(until deadline: DispatchTime) async {
+        await awaitEnd { ended in DispatchQueue.global().asyncAfter(deadline: deadline, execute: ended) }
+    }
+
+    /// Returns once the connection closed, or once `seconds` passed in which the concurrency pool ran
+    /// what it was given (``PoolClock``: the client's task could not close it meanwhile either).
+    func awaitEnd(within seconds: TimeInterval) async {
+        let clock = PoolClock()
+        await awaitEnd { ended in clock.expire(start: .now(), timeout: seconds, ended) }
+        clock.stop()
+    }
+
+    /// Returns once the connection closed, or once what `arm` arms calls back; holds no thread.
+    private func awaitEnd(_ arm: (@escaping @Sendable () -> Void) -> Void) async {
         let once = Locked(false)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let resume: @Sendable () -> Void = {
@@ -161,7 +178,7 @@ extension SocketSession {
                 continuation.resume()
             }
             onEnd(resume)
-            DispatchQueue.global().asyncAfter(deadline: deadline, execute: resume)
+            arm(resume)
         }
     }
 
