@@ -8,8 +8,9 @@ import Foundation
 /// depend on what other tests do.
 ///
 /// While the wait lasts, a probe job goes to the pool every 0.1 s (one at a time, at the waiter's
-/// priority): the time a probe waited past 20 ms is not counted (overlapping probes count once), at
-/// most `cap` seconds in all. Dropping the clock, or ``stop()``, stops its probes.
+/// priority), sent by a timer: the time a probe waited past 20 ms, and the time the timer fired late
+/// past 20 ms (a task's sleep ends as late), are not counted (overlaps count once), at most `cap`
+/// seconds in all. Dropping the clock, or ``stop()``, stops its probes.
 package final class PoolClock: Sendable {
     private struct State {
         /// Seconds not counted so far.
@@ -95,8 +96,11 @@ package final class PoolClock: Sendable {
     }
 
     private func tick() {
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { [weak self] in
+        let due = DispatchTime.now() + 0.1
+        DispatchQueue.global().asyncAfter(deadline: due) { [weak self] in
             guard let self else { return }
+            // A timer that fires late says a task's sleep ends late too: that time does not count.
+            count(asked: due.uptimeNanoseconds, ran: DispatchTime.now().uptimeNanoseconds)
             let send = state.withLock { state -> Bool in
                 guard !state.stopped, !state.probing else { return false }
                 state.probing = true
@@ -114,8 +118,8 @@ package final class PoolClock: Sendable {
         }
     }
 
-    /// Counts out the part of a probe's wait (asked, then ran, in uptime nanoseconds) past the slack
-    /// that no other probe counted out.
+    /// Counts out the part of a wait (from `asked` to `ran`, in uptime nanoseconds: a probe's, or a
+    /// timer's lateness) past the slack that no other wait counted out.
     private func count(asked: UInt64, ran: UInt64) {
         state.withLock { state in
             let from = max(asked + UInt64(Self.slack * 1e9), state.countedUntil)
