@@ -72,7 +72,7 @@ public class MockURLProtocol: URLProtocol {
 
     private func noteCreated() {
         guard let (registry, _) = MockRegistry.Directory.destination(of: type(of: self)) else { return }
-        registry.created(id, request)
+        registry.created(id, request, task: task)
         exchange.withLock { $0.registry = registry }
     }
 

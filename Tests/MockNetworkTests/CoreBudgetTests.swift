@@ -8,8 +8,10 @@ import XCTest
 /// adds to the core raises a ceiling in the same change, with the reason in its commit; a feature
 /// that fits a product goes there (ARCHITECTURE.md, "Products and the core's extension points").
 final class CoreBudgetTests: XCTestCase {
-    /// Lines of the core's Swift files, comments and blank lines included (`wc -l`).
-    static let maxLines = 10_500
+    /// Lines of the core's Swift files, comments and blank lines included (`wc -l`). 10,356 when the
+    /// ceiling was set; raised for the clock of waits (`PoolClock`, used by the products' waits too)
+    /// and the cancel of tasks not begun that replaced Linux's `getAllTasks`.
+    static let maxLines = 10_600
     /// Declarations whose line starts with `public` or `open` (a type, a member, a case).
     static let maxPublicDeclarations = 185
     /// A file holds one concern: one that grows past this is split.

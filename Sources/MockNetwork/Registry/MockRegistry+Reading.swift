@@ -171,6 +171,16 @@ extension MockRegistry {
         core.endInFlight(with: MockURLProtocol.testEndedError)
     }
 
+    /// Cancels the tasks whose protocol Foundation made and has not started yet. Where a session's
+    /// task list cannot be asked for (Linux: swift-corelibs-foundation's `getAllTasks` reads it on
+    /// the delegate queue while the session's own queue changes it, and crashed a test process),
+    /// these are the registry's tasks still to end at a test's end: those begun end with
+    /// ``endRequestsInFlight()``.
+    package func cancelTasksNotBegun() {
+        let tasks = core.state.withLock { $0.createdTasks.values.compactMap(\.task) }
+        for task in tasks { task.cancel() }
+    }
+
     package func record(_ failure: MockFailure) {
         core.record(failure)
     }

@@ -43,9 +43,10 @@ extension MockRegistry {
 
         /// Foundation made the protocol for `request`: the request counts from here (see
         /// `MockURLProtocol.init`), until it ends or its protocol goes.
-        func created(_ id: Int, _ request: URLRequest) {
+        func created(_ id: Int, _ request: URLRequest, task: URLSessionTask?) {
             let waiters = state.withLock { state in
                 state.created[id] = request
+                state.createdTasks[id] = task.map(WeakTask.init)
                 state.made += 1
                 return state.takeChangeWaiters()
             }
@@ -61,6 +62,7 @@ extension MockRegistry {
             let taskID = task.map(ObjectIdentifier.init)
             let waiters = state.withLock { state in
                 state.created[id] = nil
+                state.createdTasks[id] = nil
                 state.inFlight[id] = InFlight(request: request, taskID: taskID, release: release, isOver: isOver)
                 return state.takeChangeWaiters()
             }
@@ -70,6 +72,7 @@ extension MockRegistry {
         func ended(_ id: Int) {
             let waiters = state.withLock { state in
                 state.created[id] = nil
+                state.createdTasks[id] = nil
                 state.inFlight[id] = nil
                 return state.takeChangeWaiters()
             }
@@ -101,6 +104,13 @@ extension MockRegistry {
 
         struct WeakSession: @unchecked Sendable {  // `URLSession` is thread-safe; only read through `session`
             weak var session: URLSession?
+        }
+
+        /// A task a registry's request belongs to, not kept alive by the registry.
+        struct WeakTask: @unchecked Sendable {  // `URLSessionTask` is thread-safe; only read through `task`
+            weak var task: URLSessionTask?
+
+            init(_ task: URLSessionTask) { self.task = task }
         }
 
         func noteSession(_ session: URLSession) {
