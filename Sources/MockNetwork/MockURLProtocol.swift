@@ -72,9 +72,20 @@ public class MockURLProtocol: URLProtocol {
 
     private func noteCreated() {
         guard let (registry, _) = MockRegistry.Directory.destination(of: type(of: self)) else { return }
-        registry.created(id, request, task: task)
+        registry.created(id, request)
         exchange.withLock { $0.registry = registry }
     }
+
+    #if canImport(FoundationNetworking)
+        /// Linux's Foundation sets the task just after `init` (where the request counted): the
+        /// registry keeps it from then until the request begins, to cancel it if the test ends first.
+        override public var task: URLSessionTask? {
+            didSet {
+                guard let task, let registry = exchange.withLock({ $0.registry }) else { return }
+                registry.createdTask(id, task)
+            }
+        }
+    #endif
 
     deinit {
         // A protocol Foundation made and dropped without starting (or stopping) it ends here.

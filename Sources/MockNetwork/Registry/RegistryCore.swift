@@ -43,14 +43,20 @@ extension MockRegistry {
 
         /// Foundation made the protocol for `request`: the request counts from here (see
         /// `MockURLProtocol.init`), until it ends or its protocol goes.
-        func created(_ id: Int, _ request: URLRequest, task: URLSessionTask?) {
+        func created(_ id: Int, _ request: URLRequest) {
             let waiters = state.withLock { state in
                 state.created[id] = request
-                state.createdTasks[id] = task.map(WeakTask.init)
                 state.made += 1
                 return state.takeChangeWaiters()
             }
             for waiter in waiters { waiter.fire() }
+        }
+
+        /// The task of the request `id`, made and not begun: kept until it begins or ends.
+        func createdTask(_ id: Int, _ task: URLSessionTask) {
+            state.withLock { state in
+                if state.created[id] != nil { state.createdTasks[id] = WeakTask(task) }
+            }
         }
 
         /// The request `id` began; `isOver`, for a request another door serves, says whether it is
