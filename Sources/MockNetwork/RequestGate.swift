@@ -74,6 +74,7 @@ public final class RequestGate: Sendable {
             let deadline = clock.deadline(start: start, timeout: timeout)
             if DispatchTime.now() >= deadline {
                 guard await clock.isOver(start: start, timeout: timeout) else { continue }
+                try Task.checkCancellation()
                 if let request = nextArrival() { return request }
                 throw MockNetworkError.requestNotSeen(
                     "no request reached \(name) within \(timeout) s\(clock.note). Check that the code under test "

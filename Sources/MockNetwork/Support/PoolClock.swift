@@ -43,17 +43,15 @@ package final class PoolClock: Sendable {
     }
 
     /// Calls `expire` when a wait of `timeout` seconds that began at `start` is over
-    /// (``isOver(start:timeout:)``), unless ``stop()`` came first. For a wait that a callback ends;
-    /// the clock lives until then.
+    /// (``isOver(start:timeout:)``), unless ``stop()`` came first. For a wait that a callback ends:
+    /// it runs on Dispatch's threads, not the pool's, and the clock lives until then.
     package func expire(start: DispatchTime, timeout: TimeInterval, _ expire: @escaping @Sendable () -> Void) {
         guard timeout.isFinite else { return }
         DispatchQueue.global().asyncAfter(deadline: deadline(start: start, timeout: timeout)) { [self] in
             guard !state.withLock({ $0.stopped }) else { return }
-            Task.detached(priority: priority) { [self] in
-                guard await isOver(start: start, timeout: timeout) else {
-                    return self.expire(start: start, timeout: timeout, expire)
-                }
-                if !state.withLock({ $0.stopped }) { expire() }
+            atDeadline(start: start, timeout: timeout) { over in
+                guard over else { return self.expire(start: start, timeout: timeout, expire) }
+                if !self.state.withLock({ $0.stopped }) { expire() }
             }
         }
     }
@@ -68,23 +66,41 @@ package final class PoolClock: Sendable {
     /// task's request to get through Foundation (the longer the turn took, the longer). Whether the
     /// wait is over; else its deadline moved.
     package func isOver(start: DispatchTime, timeout: TimeInterval) async -> Bool {
-        let waited = await turn()
-        guard DispatchTime.now() >= deadline(start: start, timeout: timeout) else { return false }
-        let grace = Self.slack + min(5 * waited, 2)
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().asyncAfter(deadline: .now() + grace) { done.resume() }
+        await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+            atDeadline(start: start, timeout: timeout) { done.resume(returning: $0) }
         }
-        return true
     }
 
-    /// Waits for one turn of the pool: a job put on it now runs after what it has waiting (a task of
-    /// the test's among it). Returns how long that job waited.
-    @discardableResult
-    package func turn() async -> TimeInterval {
+    /// ``isOver(start:timeout:)``, told to `done` from Dispatch's threads.
+    private func atDeadline(start: DispatchTime, timeout: TimeInterval, _ done: @escaping @Sendable (Bool) -> Void) {
+        turn { [self] waited, ran in
+            guard DispatchTime.now() >= deadline(start: start, timeout: timeout) else { return done(false) }
+            // A pool that ran nothing ran no task of the test's either: no grace then.
+            let grace = Self.slack + (ran ? min(5 * waited, 2) : 0)
+            DispatchQueue.global().asyncAfter(deadline: .now() + grace) { done(true) }
+        }
+    }
+
+    /// One turn of the pool: a job put on it now runs after what it has waiting (a task of the test's
+    /// among it); `done` gets how long it waited, and whether it ran. A pool that runs nothing for the
+    /// rest of the `cap` ends the turn then, so that a wait still ends when the pool never frees.
+    private func turn(_ done: @escaping @Sendable (_ waited: TimeInterval, _ ran: Bool) -> Void) {
         let asked = DispatchTime.now().uptimeNanoseconds
-        let ran = await Task.detached(priority: priority) { DispatchTime.now().uptimeNanoseconds }.value
-        count(asked: asked, ran: ran)
-        return Double(ran - min(ran, asked)) / 1e9
+        let finished = Locked(false)
+        let finish: @Sendable (_ ran: Bool) -> Void = { [self] ran in
+            guard
+                !finished.withLock({ was in
+                    defer { was = true }
+                    return was
+                })
+            else { return }
+            let now = DispatchTime.now().uptimeNanoseconds
+            count(asked: asked, ran: now)
+            done(Double(now - min(now, asked)) / 1e9, ran)
+        }
+        Task.detached(priority: priority) { finish(true) }
+        let left = max(0, cap - notCounted) + Self.slack
+        DispatchQueue.global().asyncAfter(deadline: .now() + left) { finish(false) }
     }
 
     /// What the wait says of the time not counted, for its message: empty when there was none to speak of.

@@ -109,7 +109,7 @@ final class AsyncQueue<Value: Sendable>: Sendable {
                 }
                 if let immediate {
                     continuation.resume(with: immediate)
-                } else if let timeout {
+                } else if let timeout, timeout.isFinite {
                     // Time in which the concurrency pool ran nothing (other tests held its threads, so
                     // the client's task could not run either) does not count.
                     let clock = PoolClock()

@@ -70,6 +70,23 @@ final class PoolHeldWaitTests: XCTestCase {
     }
 }
 
+/// A wait still ends when the pool never frees (code under test that blocks every thread for good):
+/// time stops counting for at most the clock's cap, then the wait ends without a turn of the pool.
+final class PoolNeverFreesTests: XCTestCase {
+    /// Synchronous, on the main thread: the pool is held for 3 s, a clock with a cap of 0.5 s fires a
+    /// wait of 0.2 s within 2 s (before, its last turn waited for the pool: 3 s).
+    func testAWaitEndsAtItsTimeAndTheCapWhileThePoolIsHeld() throws {
+        let pool = PoolHolder(for: 3)
+        defer { pool.waitUntilLetGo() }
+        let clock = PoolClock(cap: 0.5)
+        let fired = DispatchSemaphore(value: 0)
+        let started = DispatchTime.now()
+        clock.expire(start: started, timeout: 0.2) { fired.signal() }
+        XCTAssertEqual(fired.wait(timeout: started + 2), .success, "the wait did not end while the pool was held")
+        XCTAssertGreaterThanOrEqual(clock.notCounted, 0.4, "the time the pool was held, up to the cap, did not count")
+    }
+}
+
 /// Holds every thread of Swift's concurrency pool (one blocked task a core, as synchronous tests that
 /// wait on a semaphore do) for `seconds`, from when the test's task lets go of its thread.
 final class PoolHolder: Sendable {
@@ -88,6 +105,11 @@ final class PoolHolder: Sendable {
             released.update { $0 = DispatchTime.now().uptimeNanoseconds }
             for _ in 0..<threads { release.signal() }
         }
+    }
+
+    /// Returns once the threads were let go (a test that held them ends after).
+    func waitUntilLetGo() {
+        while released.current == 0 { Thread.sleep(forTimeInterval: 0.01) }
     }
 
     /// A job queued behind the blocked ones: when it ran, in uptime nanoseconds.
