@@ -19,23 +19,8 @@ final class CoreBudgetTests: XCTestCase {
     /// `register` forms on `MockRegistering` (the core's; products add their own).
     static let maxRegisterForms = 8
 
-    private let core = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/MockNetwork")
-
-    private func coreFiles() throws -> [(path: String, lines: [Substring])] {
-        let paths = (FileManager.default.enumerator(atPath: core.path)?.allObjects as? [String]) ?? []
-        return try paths.filter { $0.hasSuffix(".swift") }.sorted().map { path in
-            let text = try String(contentsOf: core.appendingPathComponent(path), encoding: .utf8)
-            // As `wc -l` counts: the lines that end with a line break.
-            var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            if lines.last?.isEmpty == true { lines.removeLast() }
-            return (path, lines)
-        }
-    }
-
     func testTheCoreStaysWithinItsCeilings() throws {
-        let files = try coreFiles()
+        let files = try coreSourceFiles()
         XCTAssertGreaterThan(files.count, 50, "the core's files are read")
         let lines = files.map(\.lines.count).reduce(0, +)
         let code = files.flatMap(\.lines).map { $0.trimmingCharacters(in: .whitespaces) }

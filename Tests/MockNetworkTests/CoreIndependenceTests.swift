@@ -6,21 +6,8 @@ import XCTest
 /// products need, the core offers as extension points (`ContentRule`, `RegistryBacking`,
 /// `addFallback`, …: ARCHITECTURE.md, "Products and the core's extension points").
 final class CoreIndependenceTests: XCTestCase {
-    private let core = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/MockNetwork")
-
-    /// Every Swift file of the core, by its path below `Sources/MockNetwork`, with its lines.
-    private func coreFiles() throws -> [(path: String, lines: [Substring])] {
-        let paths = (FileManager.default.enumerator(atPath: core.path)?.allObjects as? [String]) ?? []
-        return try paths.filter { $0.hasSuffix(".swift") }.sorted().map { path in
-            let text = try String(contentsOf: core.appendingPathComponent(path), encoding: .utf8)
-            return (path, text.split(separator: "\n", omittingEmptySubsequences: false))
-        }
-    }
-
     func testTheCoreImportsNoProduct() throws {
-        let files = try coreFiles()
+        let files = try coreSourceFiles()
         XCTAssertGreaterThan(files.count, 50, "the core's files are read")
         for (path, lines) in files {
             for (number, line) in lines.enumerated() {
@@ -38,7 +25,7 @@ final class CoreIndependenceTests: XCTestCase {
         // Case-insensitive, in identifiers and in the text of messages alike.
         let names = try NSRegularExpression(pattern: "graphql|archive|\\bhar\\b|launch", options: .caseInsensitive)
         var found: [String] = []
-        for (path, lines) in try coreFiles() {
+        for (path, lines) in try coreSourceFiles() {
             for (number, line) in lines.enumerated() {
                 let code = line.trimmingCharacters(in: .whitespaces)
                 if code.hasPrefix("//") { continue }  // a comment, which may point at a product

@@ -16,48 +16,24 @@ import XCTest
     /// Apple's XCTest makes test cases from selectors (there, `record(_:)` drops the thrown issue).
     final class ThrownUnmatchedErrorTests: XCTestCase {
         func testAThrownUnmatchedRequestErrorIsOneFailureTheReport() throws {
-            let finished = Shared(false)
-            endRunUnlessFinished(finished, within: 60, "a test that throws an unmatched request's error")
-            defer { finished.update { $0 = true } }
-
-            let round = ThrowingClientCase.made("requestUnmatched")
-            round.run()
-            let failures = (round.testRun as? KeptFailures)?.failures ?? []
+            let (failures, round) = run("requestUnmatched", "a test that throws an unmatched request's error")
             check(failures.count == 1, "one failure, not \(failures.count): \(failures)")
-            check(
-                failures.first?.hasPrefix("MockNetwork: no handler for GET https://api.example.com/none.") == true,
-                "the report, not XCTest's dump of the error: \(failures)")
+            check(failures.first?.hasPrefix(Self.report) == true, "the report, not XCTest's dump: \(failures)")
             check(round.thrown?.code == .resourceUnavailable, "the test still threw the client's error")
         }
 
         /// A `tearDown()` that skips `super`'s still gets the report (the end of the test sends what
         /// was not reported), and XCTest's failure for the thrown error stays held back.
         func testATearDownWithoutSuperStillGetsTheReport() throws {
-            let finished = Shared(false)
-            endRunUnlessFinished(finished, within: 60, "a test that throws and skips super.tearDown()")
-            defer { finished.update { $0 = true } }
-
-            let round = ThrowingClientCase.made("requestUnmatched")
-            round.tearDownStep = .skipSuper
-            round.run()
-            let failures = (round.testRun as? KeptFailures)?.failures ?? []
+            let (failures, _) = run("requestUnmatched", "a test that skips super.tearDown()", tearDown: .skipSuper)
             check(failures.count == 1, "one failure, not \(failures.count): \(failures)")
-            check(
-                failures.first?.hasPrefix("MockNetwork: no handler for GET https://api.example.com/none.") == true,
-                "the report: \(failures)")
+            check(failures.first?.hasPrefix(Self.report) == true, "the report: \(failures)")
         }
 
         /// A test that takes its failures (`takeFailures()`, it expected them) gets no report: XCTest's
         /// failure for the error it threw is recorded after all, as it would be without MockNetwork.
         func testWithNoReportTheThrownErrorStays() throws {
-            let finished = Shared(false)
-            endRunUnlessFinished(finished, within: 60, "a test that throws and takes its failures")
-            defer { finished.update { $0 = true } }
-
-            let round = ThrowingClientCase.made("requestUnmatched")
-            round.tearDownStep = .takeFailures
-            round.run()
-            let failures = (round.testRun as? KeptFailures)?.failures ?? []
+            let (failures, _) = run("requestUnmatched", "a test that takes its failures", tearDown: .takeFailures)
             check(failures.count == 1, "one failure, not \(failures.count): \(failures)")
             check(
                 failures.first?.hasPrefix(#"threw error "Error Domain=NSURLErrorDomain Code=-1008"#) == true,
@@ -66,14 +42,25 @@ import XCTest
 
         /// Any other error the test throws is XCTest's to report, as it is.
         func testAnotherThrownErrorStaysXCTests() throws {
-            let finished = Shared(false)
-            endRunUnlessFinished(finished, within: 60, "a test that throws an error of its own")
-            defer { finished.update { $0 = true } }
-
-            let round = ThrowingClientCase.made("throwOwnError")
-            round.run()
-            let failures = (round.testRun as? KeptFailures)?.failures ?? []
+            let (failures, _) = run("throwOwnError", "a test that throws an error of its own")
             check(failures == [#"threw error "OwnError()""#], "XCTest's own failure: \(failures)")
+        }
+
+        /// The start of MockNetwork's report of the unmatched request.
+        static let report = "MockNetwork: no handler for GET https://api.example.com/none."
+
+        /// Runs the method `name` of ``ThrowingClientCase`` as XCTest runs a test (a watchdog ends a
+        /// hang); what it recorded, and the test case.
+        private func run(
+            _ name: String, _ what: String, tearDown: ThrowingClientCase.TearDownStep = .none
+        ) -> (failures: [String], round: ThrowingClientCase) {
+            let finished = Shared(false)
+            endRunUnlessFinished(finished, within: 60, what)
+            defer { finished.update { $0 = true } }
+            let round = ThrowingClientCase.made(name)
+            round.tearDownStep = tearDown
+            round.run()
+            return ((round.testRun as? KeptFailures)?.failures ?? [], round)
         }
 
         /// Fails this test unless `condition` holds. Not `XCTAssert`: after `run()` of another test
