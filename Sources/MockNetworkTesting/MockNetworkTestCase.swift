@@ -137,7 +137,7 @@
                 // swift-corelibs-xctest records a thrown error as `threw error "…"` at `<EXPR>`, line 0.
                 let thrown = !expected && filePath == "<EXPR>" && description.hasPrefix("threw error")
                 if thrown, description.contains(MockFailure.reportedNote), current?.failures.isEmpty == false {
-                    // Recorded after all if no report came (a `tearDown()` that did not call `super`).
+                    // Recorded at the end of `invokeTest()` if no report came (the test took its failures).
                     withheld = {
                         super.recordFailure(
                             withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
@@ -155,7 +155,7 @@
                 if issue.type == .thrownError, let error = issue.associatedError, MockFailure.isReported(error),
                     current?.failures.isEmpty == false
                 {
-                    // Recorded after all if no report came (a `tearDown()` that did not call `super`).
+                    // Recorded at the end of `invokeTest()` if no report came (the test took its failures).
                     withheld = { super.record(issue) }
                     return
                 }

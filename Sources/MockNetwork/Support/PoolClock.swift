@@ -34,7 +34,7 @@ package final class PoolClock: Sendable {
         tick()
     }
 
-    /// Seconds the pool held what it was given, which the wait does not count.
+    /// Seconds the pool held what it was given, or timers fired late: the wait does not count them.
     package var notCounted: TimeInterval { state.withLock { $0.notCounted } }
 
     /// Ends the clock's probes, and a pending ``expire(start:timeout:_:)``: the wait is over.

@@ -178,7 +178,7 @@ extension Lifecycle {
         let blockedCap = start + 60 * bound
         await registry.awaitChange(until: blockedCap) { madeOrGone() || doneAt.withLock { $0 } != nil }
         guard let end = doneAt.withLock({ $0 }) else { return }
-        await registry.awaitChange(until: min(end, max(cap, end)), where: madeOrGone)
+        await registry.awaitChange(until: end, where: madeOrGone)
     }
 }
 

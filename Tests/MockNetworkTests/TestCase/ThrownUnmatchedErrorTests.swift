@@ -13,7 +13,7 @@ import XCTest
     ///
     /// Drives ``ThrowingClientCase`` as XCTest runs a test, with a test run that keeps the failures
     /// instead of printing them. Made as XCTest's generated list makes a test, so this is Linux's;
-    /// Apple's XCTest makes test cases from selectors (there, `record(_:)` drops the thrown issue).
+    /// Apple's XCTest makes test cases from selectors (there, `record(_:)` holds the thrown issue back).
     final class ThrownUnmatchedErrorTests: XCTestCase {
         func testAThrownUnmatchedRequestErrorIsOneFailureTheReport() throws {
             let (failures, round) = run("requestUnmatched", "a test that throws an unmatched request's error")
