@@ -177,7 +177,7 @@ extension MockRegistry {
     /// these are the registry's tasks still to end at a test's end: those begun end with
     /// ``endRequestsInFlight()``.
     package func cancelTasksNotBegun() {
-        let tasks = core.state.withLock { $0.createdTasks.values.compactMap(\.task) }
+        let tasks = core.state.withLock { $0.created.values.compactMap(\.task?.task) }
         for task in tasks { task.cancel() }
     }
 

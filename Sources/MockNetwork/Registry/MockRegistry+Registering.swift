@@ -241,7 +241,6 @@ extension MockRegistry {
             let kept = state
             state = State(logLimit: state.log.limit, logged: state.log.total)
             (state.inFlight, state.created, state.nextID) = (kept.inFlight, kept.created, kept.nextID)
-            state.createdTasks = kept.createdTasks
             (state.logWaiters, state.nextWaiterID) = (kept.logWaiters, kept.nextWaiterID)
         }
     }

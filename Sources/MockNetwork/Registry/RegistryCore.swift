@@ -45,7 +45,7 @@ extension MockRegistry {
         /// `MockURLProtocol.init`), until it ends or its protocol goes.
         func created(_ id: Int, _ request: URLRequest) {
             let waiters = state.withLock { state in
-                state.created[id] = request
+                state.created[id] = Created(request: request)
                 state.made += 1
                 return state.takeChangeWaiters()
             }
@@ -54,9 +54,7 @@ extension MockRegistry {
 
         /// The task of the request `id`, made and not begun: kept until it begins or ends.
         func createdTask(_ id: Int, _ task: URLSessionTask) {
-            state.withLock { state in
-                if state.created[id] != nil { state.createdTasks[id] = WeakTask(task) }
-            }
+            state.withLock { $0.created[id]?.task = WeakTask(task) }
         }
 
         /// The request `id` began; `isOver`, for a request another door serves, says whether it is
@@ -68,7 +66,6 @@ extension MockRegistry {
             let taskID = task.map(ObjectIdentifier.init)
             let waiters = state.withLock { state in
                 state.created[id] = nil
-                state.createdTasks[id] = nil
                 state.inFlight[id] = InFlight(request: request, taskID: taskID, release: release, isOver: isOver)
                 return state.takeChangeWaiters()
             }
@@ -78,7 +75,6 @@ extension MockRegistry {
         func ended(_ id: Int) {
             let waiters = state.withLock { state in
                 state.created[id] = nil
-                state.createdTasks[id] = nil
                 state.inFlight[id] = nil
                 return state.takeChangeWaiters()
             }
@@ -117,6 +113,13 @@ extension MockRegistry {
             weak var task: URLSessionTask?
 
             init(_ task: URLSessionTask) { self.task = task }
+        }
+
+        /// A request whose protocol Foundation made and that has not begun; on Linux, its task once
+        /// Foundation set it, for a test's end to cancel (``MockRegistry/cancelTasksNotBegun()``).
+        struct Created: Sendable {
+            let request: URLRequest
+            var task: WeakTask?
         }
 
         func noteSession(_ session: URLSession) {

@@ -41,9 +41,7 @@ extension MockRegistry {
         var inFlight: [Int: InFlight] = [:]
         /// Requests whose protocol Foundation made (on Linux, inside the task's `resume()`) that have
         /// not begun yet: counted from there, so a test's end waits for them.
-        var created: [Int: URLRequest] = [:]
-        /// Their tasks, for a test's end to cancel on Linux (see ``MockRegistry/cancelTasksNotBegun()``).
-        var createdTasks: [Int: Core.WeakTask] = [:]
+        var created: [Int: Core.Created] = [:]
         /// How many requests Foundation made a protocol for, ever.
         var made = 0
         /// Those waiting for the requests above to change (``MockRegistry/settle()``), woken once.

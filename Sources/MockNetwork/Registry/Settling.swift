@@ -166,8 +166,8 @@ private struct Settling {
         let until = min(limit, quietLimit ?? limit)
         guard now >= until else { return .wait(until: until) }
         // Requests not begun, and not made by a protocol, are named from their task.
-        let open = inFlight.values.map(\.request) + created.values.map { $0 }
-        let createdURLs = Set(created.values.compactMap(\.url))
+        let open = inFlight.values.map(\.request) + created.values.map(\.request)
+        let createdURLs = Set(created.values.compactMap(\.request.url))
         return .done(
             open
                 + tasks.compactMap(\.originalRequest).filter { request in
